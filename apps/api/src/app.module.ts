@@ -1,0 +1,30 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { AllExceptionsFilter, AppConfig, ConfigModule, httpLoggerParams, TemporalModule } from '@docqa/common';
+import { DbModule } from '@docqa/db';
+import { SearchModule } from '@docqa/search';
+import { HealthModule } from './health/health.module';
+
+/** Surface modules of the API; each later capability adds its module here. */
+const SURFACE_MODULES: Type[] = [HealthModule];
+
+@Module({})
+export class AppModule {
+  /** `extra` lets the embedded launcher host the Temporal worker in the same process. */
+  static register(cfg: AppConfig, extra: Array<Type | DynamicModule> = []): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(cfg),
+        LoggerModule.forRoot(httpLoggerParams(cfg.logLevel)),
+        DbModule,
+        TemporalModule,
+        SearchModule,
+        ...SURFACE_MODULES,
+        ...extra,
+      ],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+    };
+  }
+}

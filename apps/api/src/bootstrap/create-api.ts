@@ -1,0 +1,118 @@
+import { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import express from 'express';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { Logger } from 'nestjs-pino';
+import { AppConfig, createValidationPipe, renderError, surfaceOf, toDomainError } from '@docqa/common';
+import { AppModule } from '../app.module';
+import { createPlainHttpServer } from './plain-http';
+import { loadTls, TlsMaterial } from './tls';
+
+export interface RunningApi {
+  app: INestApplication;
+  httpsServer: https.Server;
+  httpServer: http.Server;
+  httpsPort: number;
+  httpPort: number;
+  tls: TlsMaterial;
+  close(): Promise<void>;
+}
+
+function listen(server: http.Server | https.Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : port);
+    });
+  });
+}
+
+/** Body parsing with errors rendered in the surface's error body (400 malformed, 413 too large). */
+function installBodyParsers(app: express.Express, limit: number): void {
+  const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
+  app.use((req, res, next) => {
+    json(req, res, (err?: unknown) => {
+      if (!err) return next();
+      const { error } = toDomainError(err);
+      res.status(error.status).json(renderError(error, surfaceOf(req.originalUrl)));
+    });
+  });
+}
+
+export function buildOpenApi(app: INestApplication): void {
+  const doc = new DocumentBuilder()
+    .setTitle('DocQA API')
+    .setDescription(
+      'Document API (`/api/v1/document_proxy`, bearer API token, errors `{ message, errorCode }`), ' +
+        'Account API and chatbot endpoints (`/api/v1`, errors `{ error, errors?, limit?, reset_at? }`). HTTPS only.',
+    )
+    .setVersion('v1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API token, or a cb_ chatbot key on the chatbot endpoints' })
+    .build();
+  const document = SwaggerModule.createDocument(app, doc);
+  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+}
+
+/** Creates the Nest app, listens with HTTPS and with the refusing plain-HTTP listener. */
+export async function createApi(cfg: AppConfig, extra: Array<Type | DynamicModule> = []): Promise<RunningApi> {
+  const tls = await loadTls(cfg);
+  const expressApp = express();
+  expressApp.disable('x-powered-by');
+  if (cfg.trustProxy) expressApp.set('trust proxy', true);
+  expressApp.use((_req, res, next) => {
+    res.setHeader('Strict-Transport-Security', 'max-age=31536000');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    next();
+  });
+  installBodyParsers(expressApp, cfg.maxBodyBytes);
+
+  const app = await NestFactory.create(AppModule.register(cfg, extra), new ExpressAdapter(expressApp), {
+    bufferLogs: true,
+    bodyParser: false,
+    httpsOptions: { cert: tls.cert, key: tls.key },
+  });
+  app.useLogger(app.get(Logger));
+  app.useGlobalPipes(createValidationPipe());
+  buildOpenApi(app);
+  await app.init();
+
+  const httpsServer = app.getHttpServer() as https.Server;
+  const httpsPort = await listen(httpsServer, cfg.httpsPort, cfg.bindHost);
+  const httpServer = createPlainHttpServer(cfg.trustProxy, expressApp);
+  const httpPort = await listen(httpServer, cfg.httpPort, cfg.bindHost);
+
+  let closed = false;
+  return {
+    app,
+    httpsServer,
+    httpServer,
+    httpsPort,
+    httpPort,
+    tls,
+    async close() {
+      if (closed) return;
+      closed = true;
+      // Stop accepting, let in-flight requests finish, then close modules (worker, DB, Temporal).
+      const stopped = Promise.all([
+        new Promise<void>((r) => httpServer.close(() => r())),
+        new Promise<void>((r) => httpsServer.close(() => r())),
+      ]);
+      httpServer.closeIdleConnections();
+      httpsServer.closeIdleConnections();
+      const force = setTimeout(() => {
+        httpServer.closeAllConnections();
+        httpsServer.closeAllConnections();
+      }, 10000);
+      await stopped;
+      clearTimeout(force);
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import 'reflect-metadata';
+import { loadConfig, resolveAppSecret } from '@docqa/common';
+import { createApi } from './bootstrap/create-api';
+
+/** Production API process: `node dist/apps/api/src/main.js`, N replicas; every dependency configured. */
+async function main(): Promise<void> {
+  const cfg = loadConfig();
+  cfg.appSecret = resolveAppSecret(cfg);
+  const api = await createApi(cfg);
+  console.log(`DocQA API listening on https://localhost:${api.httpsPort} (plain HTTP ${api.httpPort} refuses)`);
+  const stop = () => {
+    api.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+if (require.main === module) {
+  main().catch((err: Error) => {
+    console.error(`api failed to start: ${err.message}`);
+    process.exit(1);
+  });
+}

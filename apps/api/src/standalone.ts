@@ -1,0 +1,102 @@
+import 'reflect-metadata';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  AppConfig,
+  ConfigError,
+  findTemporalCli,
+  loadConfig,
+  resolveAppSecret,
+  startTemporalDevServer,
+  TEMPORAL_INSTALL_HINT,
+  TemporalDevServer,
+} from '@docqa/common';
+import { EmbeddedPostgres, startEmbeddedPostgres } from '@docqa/db';
+import { WorkerModule } from '../../worker/src/worker.module';
+import { createApi, RunningApi } from './bootstrap/create-api';
+
+/**
+ * `npm start`: the whole product in one process tree on the embedded defaults. Whatever is
+ * configured (DATABASE_URL, TEMPORAL_ADDRESS, ELASTICSEARCH_URL) is used instead of its embedded
+ * stand-in. The API hosts the Temporal worker in-process, so the embedded search engine and the
+ * single-session PGlite are shared, not contended.
+ */
+export async function startStandalone(cfg: AppConfig = loadConfig()) {
+  fs.mkdirSync(cfg.dataDir, { recursive: true });
+  cfg.appSecret = resolveAppSecret(cfg);
+  const started: { pg?: EmbeddedPostgres; temporal?: TemporalDevServer; api?: RunningApi } = {};
+
+  const stopAll = async () => {
+    await started.api?.close().catch(() => undefined);
+    await started.temporal?.stop().catch(() => undefined);
+    await started.pg?.stop().catch(() => undefined);
+  };
+
+  try {
+    if (!cfg.databaseUrl) {
+      started.pg = await startEmbeddedPostgres(path.join(cfg.dataDir, 'pglite'));
+      cfg.databaseUrl = started.pg.url;
+      cfg.databasePoolSize = 1;
+    }
+    if (!cfg.temporalAddress) {
+      const cli = findTemporalCli(cfg.temporalCliPath);
+      if (!cli) throw new ConfigError(TEMPORAL_INSTALL_HINT);
+      started.temporal = await startTemporalDevServer({
+        cliPath: cli,
+        port: 7233,
+        uiPort: cfg.temporalUiPort,
+        dbFile: path.join(cfg.dataDir, 'temporal.db'),
+        namespace: cfg.temporalNamespace,
+        logFile: path.join(cfg.dataDir, 'temporal.log'),
+      });
+      cfg.temporalAddress = started.temporal.address;
+    }
+    started.api = await createApi(cfg, [WorkerModule]);
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  const api = started.api;
+  const temporalUi = started.temporal?.uiUrl ?? '(external Temporal: see its own UI)';
+  return { cfg, api, temporalUi, stop: stopAll };
+}
+
+if (require.main === module) {
+  const t0 = Date.now();
+  startStandalone()
+    .then(({ cfg, api, temporalUi, stop }) => {
+      const base = `https://localhost:${api.httpsPort}`;
+      console.log(
+        [
+          '',
+          `DocQA is up (${Date.now() - t0} ms)`,
+          `  API           ${base}/api/v1  (Document API: ${base}/api/v1/document_proxy)`,
+          `  API docs      ${base}/api/docs`,
+          `  Temporal UI   ${temporalUi}`,
+          `  CA file       ${api.tls.caFile}   (curl --cacert ${api.tls.caFile} ${base}/api/v1/document_proxy/health)`,
+          `  Plain HTTP    http://localhost:${api.httpPort} (refuses every request with 403)`,
+          `  Data dir      ${cfg.dataDir}`,
+          `  Database      ${cfg.databaseUrl?.includes('@127.0.0.1') && !process.env.DATABASE_URL ? 'embedded PGlite' : 'DATABASE_URL'}`,
+          `  Search        ${cfg.elasticsearchUrl ? 'Elasticsearch (ELASTICSEARCH_URL)' : 'embedded engine'}`,
+          'Press Ctrl-C to stop.',
+          '',
+        ].join('\n'),
+      );
+      let stopping = false;
+      const shutdown = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        console.log(`${signal}: stopping DocQA...`);
+        stop().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.on('SIGINT', () => shutdown('SIGINT'));
+      process.on('SIGTERM', () => shutdown('SIGTERM'));
+    })
+    .catch((err: Error) => {
+      console.error(`DocQA failed to start: ${err.message}`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,46 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Logger, LoggerModule } from 'nestjs-pino';
+import { AppConfig, ConfigModule, loadConfig, pinoOptions, TemporalModule } from '@docqa/common';
+import { DbModule } from '@docqa/db';
+import { SearchModule } from '@docqa/search';
+import { WorkerModule } from './worker.module';
+
+/** Production worker process: `node dist/apps/worker/main.js`, N replicas. */
+export async function startWorker(cfg: AppConfig) {
+  @Module({
+    imports: [
+      ConfigModule.forRoot(cfg),
+      LoggerModule.forRoot({ pinoHttp: pinoOptions(cfg.logLevel) }),
+      DbModule,
+      TemporalModule,
+      SearchModule,
+      WorkerModule,
+    ],
+  })
+  class WorkerAppModule {}
+  const app = await NestFactory.createApplicationContext(WorkerAppModule, { bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  await app.init();
+  return app;
+}
+
+if (require.main === module) {
+  const cfg = loadConfig();
+  startWorker(cfg)
+    .then((app) => {
+      const stop = () => {
+        app.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    })
+    .catch((err: Error) => {
+      console.error(`worker failed to start: ${err.message}`);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,39 @@
+// Two projects: `unit` (no services, specs next to the code) and `e2e` (real Postgres, Temporal and
+// Elasticsearch started once per run by test/infra/global-setup).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+const libs = ['common', 'db', 'search', 'llm', 'sources', 'accounts', 'rag', 'indexing'];
+const moduleNameMapper = {};
+for (const lib of libs) {
+  moduleNameMapper[`^@docqa/${lib}$`] = `<rootDir>/libs/${lib}/src`;
+  moduleNameMapper[`^@docqa/${lib}/(.*)$`] = `<rootDir>/libs/${lib}/src/$1`;
+}
+moduleNameMapper['^@docqa/workflows$'] = '<rootDir>/workflows/src';
+moduleNameMapper['^@docqa/workflows/(.*)$'] = '<rootDir>/workflows/src/$1';
+
+const base = { transform: { '^.+\\.(t|j)s$': swc }, moduleNameMapper, testEnvironment: 'node' };
+
+module.exports = {
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,workflows}/**/*.spec.ts'] },
+    {
+      ...base,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/infra/global-setup.js',
+      globalTeardown: '<rootDir>/test/infra/global-teardown.js',
+      testTimeout: 120000,
+    },
+  ],
+};

@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CONFIG_VARIABLES, ConfigVariable } from './config.schema';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Typed, validated configuration. Built once per process from the environment. */
+export interface AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  logLevel: string;
+  dataDir: string;
+  httpsPort: number;
+  httpPort: number;
+  bindHost: string;
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
+  trustProxy: boolean;
+  appSecret?: string;
+  databaseUrl?: string;
+  databasePoolSize: number;
+  temporalAddress?: string;
+  temporalNamespace: string;
+  temporalCliPath?: string;
+  temporalUiPort: number;
+  temporalTaskQueue: string;
+  elasticsearchUrl?: string;
+  s3Endpoint?: string;
+  s3Region: string;
+  s3ForcePathStyle: boolean;
+  s3Bucket?: string;
+  cohereApiKey?: string;
+  cohereBaseUrl?: string;
+  smtpUrl?: string;
+  graphBaseUrl?: string;
+  msAuthorityHost?: string;
+  googleApiRootUrl?: string;
+  googleTokenUrl?: string;
+  maxBodyBytes: number;
+  requireTermsOfService: boolean;
+  gitCommit?: string;
+}
+
+type Raw = Record<string, string | undefined>;
+
+function parseValue(v: ConfigVariable, raw: string): string | number | boolean {
+  const fail = (why: string): never => {
+    throw new ConfigError(`Invalid configuration: ${v.name}=${v.secret ? '<redacted>' : JSON.stringify(raw)} ${why}`);
+  };
+  switch (v.kind) {
+    case 'port': {
+      const n = Number(raw);
+      if (!/^\d+$/.test(raw) || n < 0 || n > 65535) fail('must be a port number 0-65535');
+      return n;
+    }
+    case 'int': {
+      const n = Number(raw);
+      if (!/^\d+$/.test(raw) || n < 1) fail('must be a positive integer');
+      return n;
+    }
+    case 'bool': {
+      const s = raw.toLowerCase();
+      if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+      if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
+      return fail('must be true or false');
+    }
+    case 'url': {
+      try {
+        new URL(raw);
+      } catch {
+        fail('must be an absolute URL');
+      }
+      return raw;
+    }
+    case 'enum':
+      if (!v.values?.includes(raw)) fail(`must be one of ${v.values?.join(', ')}`);
+      return raw;
+    default:
+      if (raw.trim() === '') fail('must not be empty');
+      return raw;
+  }
+}
+
+const camel = (name: string) => name.toLowerCase().replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+
+/** Reads and validates the environment. Throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Raw = process.env): AppConfig {
+  const out: Record<string, unknown> = {};
+  for (const v of CONFIG_VARIABLES as readonly ConfigVariable[]) {
+    const raw = env[v.name];
+    const value = raw === undefined || raw === '' ? v.default : raw;
+    out[camel(v.name)] = value === undefined ? undefined : parseValue(v, value);
+  }
+  const cfg = out as unknown as AppConfig;
+  cfg.dataDir = path.resolve(cfg.dataDir);
+  if (!!cfg.tlsCertFile !== !!cfg.tlsKeyFile) {
+    throw new ConfigError('Invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  }
+  if (cfg.appSecret !== undefined && cfg.appSecret.length < 32) {
+    throw new ConfigError('Invalid configuration: APP_SECRET must be at least 32 characters');
+  }
+  if (cfg.databaseUrl && !/^postgres(ql)?:\/\//.test(cfg.databaseUrl)) {
+    throw new ConfigError('Invalid configuration: DATABASE_URL must be a postgres:// URL');
+  }
+  return cfg;
+}
+
+/**
+ * Embedded mode keeps a generated APP_SECRET in DATA_DIR so tokens survive restarts. Production
+ * must set APP_SECRET explicitly.
+ */
+export function resolveAppSecret(cfg: AppConfig): string {
+  if (cfg.appSecret) return cfg.appSecret;
+  if (cfg.nodeEnv === 'production') throw new ConfigError('Invalid configuration: APP_SECRET is required in production');
+  const file = path.join(cfg.dataDir, 'app-secret');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(cfg.dataDir, { recursive: true });
+    fs.writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}

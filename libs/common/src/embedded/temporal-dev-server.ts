@@ -1,0 +1,97 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SEARCH_ATTRIBUTES } from '../temporal/temporal.constants';
+
+export const TEMPORAL_CLI_VERSION = 'v1.5.1';
+export const TEMPORAL_CACHE_BIN = path.join(os.homedir(), '.cache', 'docqa', 'temporal', 'bin', 'temporal');
+
+export const TEMPORAL_INSTALL_HINT =
+  `The Temporal CLI was not found. Install it once with:\n` +
+  `  GOBIN=${path.dirname(TEMPORAL_CACHE_BIN)} go install github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}\n` +
+  `(or run \`npm run infra:install\`), or set TEMPORAL_CLI_PATH, or point TEMPORAL_ADDRESS at a Temporal server.`;
+
+/** TEMPORAL_CLI_PATH, then `temporal` on PATH, then the cache test/infra fills. */
+export function findTemporalCli(explicit?: string): string | null {
+  if (explicit) return fs.existsSync(explicit) ? explicit : null;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, 'temporal');
+    if (dir && fs.existsSync(candidate)) return candidate;
+  }
+  return fs.existsSync(TEMPORAL_CACHE_BIN) ? TEMPORAL_CACHE_BIN : null;
+}
+
+export interface TemporalDevServer {
+  address: string;
+  uiUrl: string | null;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const sock = net.connect(port, host);
+      sock.once('connect', () => {
+        sock.destroy();
+        resolve();
+      });
+      sock.once('error', () => {
+        sock.destroy();
+        if (Date.now() > deadline) reject(new Error(`port ${host}:${port} did not open within ${timeoutMs} ms`));
+        else setTimeout(attempt, 200);
+      });
+    };
+    attempt();
+  });
+}
+
+export function stopChild(child: ChildProcess, graceMs = 10000): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export interface TemporalDevServerOptions {
+  cliPath: string;
+  port: number;
+  uiPort?: number | null;
+  dbFile?: string | null;
+  namespace?: string;
+  logFile?: string;
+}
+
+/** Spawns `temporal server start-dev` with the project's search attributes and waits for it. */
+export async function startTemporalDevServer(o: TemporalDevServerOptions): Promise<TemporalDevServer> {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(o.port), '--log-level', 'warn'];
+  if (o.uiPort) args.push('--ui-port', String(o.uiPort));
+  else args.push('--headless');
+  if (o.dbFile) {
+    fs.mkdirSync(path.dirname(o.dbFile), { recursive: true });
+    args.push('--db-filename', o.dbFile);
+  }
+  if (o.namespace && o.namespace !== 'default') args.push('--namespace', o.namespace);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  const out = o.logFile ? fs.openSync(o.logFile, 'a') : 'ignore';
+  const child = spawn(o.cliPath, args, { stdio: ['ignore', out, out], detached: false });
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`temporal server start-dev exited with code ${code}`))),
+  );
+  exited.catch(() => undefined);
+  await Promise.race([waitForPort(o.port), exited]);
+  return {
+    address: `127.0.0.1:${o.port}`,
+    uiUrl: o.uiPort ? `http://localhost:${o.uiPort}` : null,
+    process: child,
+    stop: () => stopChild(child),
+  };
+}

@@ -1,0 +1,40 @@
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { ENTITIES } from './entities';
+import { MIGRATIONS } from './migrations';
+
+export interface DbOptions {
+  url: string;
+  /** The embedded launcher sets 1: PGlite is a single session. */
+  poolSize: number;
+}
+
+export function dataSourceOptions(o: DbOptions): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: o.url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: false,
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+    extra: {
+      max: o.poolSize,
+      connectionTimeoutMillis: 5000,
+      // Keep a bad query from pinning a connection forever.
+      statement_timeout: 60000,
+    },
+  };
+}
+
+/** Applies pending migrations (used at start-up and by `npm run migration:run`). */
+export async function runMigrations(o: DbOptions): Promise<string[]> {
+  const ds = new DataSource(dataSourceOptions(o));
+  await ds.initialize();
+  try {
+    const applied = await ds.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
+  } finally {
+    await ds.destroy();
+  }
+}

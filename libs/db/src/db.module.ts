@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { dataSourceOptions } from './data-source';
+
+/**
+ * TypeORM over `pg`. DATABASE_URL is required here: in embedded mode the launcher starts PGlite
+ * first and fills it in. Migrations run at start-up (never `synchronize`).
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (cfg: AppConfig) => {
+        if (!cfg.databaseUrl) throw new Error('DATABASE_URL is not set and the embedded database was not started');
+        return {
+          ...dataSourceOptions({ url: cfg.databaseUrl, poolSize: cfg.databasePoolSize }),
+          migrationsRun: true,
+          retryAttempts: 3,
+          retryDelay: 1000,
+        };
+      },
+    }),
+  ],
+  exports: [TypeOrmModule],
+})
+export class DbModule {}

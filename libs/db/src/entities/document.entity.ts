@@ -1,0 +1,40 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+export const DOCUMENT_STATUSES = ['PENDING', 'INDEXING', 'COMPLETE', 'ERROR', 'CANCELLED'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+export const SOURCE_TYPES = ['S3', 'SHAREPOINT', 'GOOGLEDRIVE'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+@Entity('documents')
+export class DocumentEntity {
+  @PrimaryColumn('uuid') id: string;
+  @Column({ name: 'account_id' }) accountId: number;
+  @Column({ name: 'docset_name' }) docSetName: string;
+  @Column({ name: 'file_name' }) fileName: string;
+  @Column({ name: 'source_type', type: 'text' }) sourceType: SourceType;
+  /** Stable id of the file in its source (S3 key, Graph item id, Drive file id). */
+  @Column({ name: 'source_id' }) sourceId: string;
+  @Column({ name: 'source_path', type: 'text', default: '' }) sourcePath: string;
+  @Column({ name: 'source_metadata', type: 'jsonb', default: () => "'{}'" }) sourceMetadata: Record<string, unknown>;
+  @Column({ type: 'text', nullable: true }) etag: string | null;
+  @Column({ name: 'content_hash', type: 'text', nullable: true }) contentHash: string | null;
+  @Column({ type: 'text', default: 'PENDING' }) status: DocumentStatus;
+  @Column({ name: 'file_type', type: 'text', default: '' }) fileType: string;
+  @Column({ name: 'size_bytes', type: 'bigint', nullable: true }) sizeBytes: string | null;
+  @Column({ name: 'page_count', type: 'int', nullable: true }) pageCount: number | null;
+  @Column({ name: 'chunk_count', type: 'int', nullable: true }) chunkCount: number | null;
+  @Column({ type: 'text', nullable: true }) error: string | null;
+  @Column({ type: 'text', nullable: true }) summary: string | null;
+  @Column({ name: 'last_run_id', type: 'uuid', nullable: true }) lastRunId: string | null;
+  @Column({ name: 'indexed_at', type: 'timestamptz', nullable: true }) indexedAt: Date | null;
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+}
+
+/** Extracted text per physical page (1-based), so workflow payloads carry ids, never text. */
+@Entity('document_pages')
+export class DocumentPageEntity {
+  @PrimaryColumn({ name: 'document_id', type: 'uuid' }) documentId: string;
+  @PrimaryColumn({ name: 'page_number', type: 'int' }) pageNumber: number;
+  @Column({ type: 'text' }) text: string;
+}

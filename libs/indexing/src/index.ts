@@ -1,0 +1,2 @@
+export * from './activity-registry';
+export * from './diagnostics.activities';

@@ -1,0 +1,4 @@
+export * from './search.port';
+export * from './search.module';
+export * from './elasticsearch.adapter';
+export * from './embedded.adapter';

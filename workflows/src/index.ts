@@ -1,0 +1,2 @@
+// Deterministic workflow code only. The worker bundles this file (and what it imports).
+export * from './diagnostics.workflow';
