@@ -17,7 +17,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(cfg),
-        LoggerModule.forRoot(httpLoggerParams(cfg.logLevel)),
+        LoggerModule.forRoot(httpLoggerParams(cfg.logLevel, cfg.logFile)),
         DbModule,
         TemporalModule,
         SearchModule,

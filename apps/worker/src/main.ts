@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger, LoggerModule } from 'nestjs-pino';
-import { AppConfig, ConfigModule, loadConfig, pinoOptions, TemporalModule } from '@docqa/common';
+import { AppConfig, ConfigModule, loadConfig, logDestination, pinoOptions, TemporalModule } from '@docqa/common';
 import { DbModule } from '@docqa/db';
 import { SearchModule } from '@docqa/search';
 import { WorkerModule } from './worker.module';
@@ -12,7 +12,7 @@ export async function startWorker(cfg: AppConfig) {
   @Module({
     imports: [
       ConfigModule.forRoot(cfg),
-      LoggerModule.forRoot({ pinoHttp: pinoOptions(cfg.logLevel) }),
+      LoggerModule.forRoot({ pinoHttp: [pinoOptions(cfg.logLevel), logDestination(cfg.logFile)] }),
       DbModule,
       TemporalModule,
       SearchModule,

@@ -14,6 +14,7 @@ export class ConfigError extends Error {
 export interface AppConfig {
   nodeEnv: 'development' | 'production' | 'test';
   logLevel: string;
+  logFile?: string;
   dataDir: string;
   httpsPort: number;
   httpPort: number;

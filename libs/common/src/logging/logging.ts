@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
-import type { LoggerOptions } from 'pino';
+import pino, { DestinationStream, LoggerOptions } from 'pino';
 
 /** Field names whose values never reach a log line, at any depth pino can address. */
 export const SECRET_KEYS = [
@@ -46,27 +46,36 @@ export function pinoOptions(level: string): LoggerOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** Standard output, or LOG_FILE when set (appending, created if missing). */
+export function logDestination(file?: string): DestinationStream {
+  return file ? pino.destination({ dest: file, append: true, mkdir: true, sync: true }) : pino.destination(1);
+}
+
 /** nestjs-pino parameters: JSON logs, request ids, no query strings (they may carry tokens). */
-export function httpLoggerParams(level: string): Params {
+export function httpLoggerParams(level: string, file?: string): Params {
   return {
-    pinoHttp: {
-      ...pinoOptions(level),
-      genReqId: (req: IncomingMessage, res: ServerResponse) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
+    pinoHttp: [
+      {
+        ...pinoOptions(level),
+        genReqId: (req: IncomingMessage, res: ServerResponse) => {
+          const given = req.headers['x-request-id'];
+          const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+          res.setHeader('X-Request-Id', id);
+          return id;
+        },
+        serializers: {
+          req: (req: { id: string; method: string; url: string }) => ({
+            id: req.id,
+            method: req.method,
+            path: String(req.url).split('?')[0],
+          }),
+          res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+        },
+        customLogLevel: (_req, res, err) =>
+          err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+        autoLogging: { ignore: (req) => String(req.url).endsWith('/health') },
       },
-      serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          path: String(req.url).split('?')[0],
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      autoLogging: { ignore: (req) => String(req.url).endsWith('/health') },
-    },
+      logDestination(file),
+    ],
   };
 }

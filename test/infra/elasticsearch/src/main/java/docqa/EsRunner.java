@@ -85,28 +85,50 @@ public final class EsRunner {
         );
 
         final long t0 = System.nanoTime();
-        final Node node = new DocqaNode(env, (e, s) -> new DocqaPluginsService(s, e, CLASSPATH_PLUGINS));
+        final Node node;
+        try {
+            node = new DocqaNode(env, (e, s) -> new DocqaPluginsService(s, e, CLASSPATH_PLUGINS));
+        } catch (Throwable t) {
+            die("failed to construct node", t);
+            return;
+        }
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 node.close();
                 node.awaitClose(20, TimeUnit.SECONDS);
-            } catch (Exception ex) {
+            } catch (Throwable ex) {
                 ex.printStackTrace();
             } finally {
                 stopped.countDown();
             }
         }, "docqa-es-shutdown"));
-        node.start();
+        try {
+            node.start();
+        } catch (Throwable t) {
+            // ES thread pools are non-daemon: without an explicit exit the JVM would hang here.
+            die("failed to start node", t);
+            return;
+        }
+        final String version = Build.current().qualifiedVersion();
+        Files.writeString(dataDir.resolve("ES_VERSION"), version + "\n");
         System.out.printf(
             "[docqa-es] Elasticsearch %s started on http://127.0.0.1:%s (data %s) in %d ms%n",
-            Build.current().qualifiedVersion(),
+            version,
             httpPort,
             dataDir,
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)
         );
         System.out.flush();
         stopped.await();
+    }
+
+    private static void die(String what, Throwable t) {
+        System.err.println("[docqa-es] " + what + ": " + t);
+        t.printStackTrace();
+        System.err.flush();
+        // halt: skip shutdown hooks, which would try to close a half-built node
+        Runtime.getRuntime().halt(1);
     }
 
     private static String envOr(String name, String dflt) {

@@ -1,0 +1,59 @@
+// A real single-node Elasticsearch 8.x from Maven Central artifacts (test/infra/elasticsearch),
+// cached under ~/.cache/docqa/es, on a free port with a throwaway data directory.
+const { execFileSync, spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { mkTemp, freePort, stopChild } = require('./util');
+
+const DIR = path.join(__dirname, 'elasticsearch');
+
+function ensureInstalled() {
+  execFileSync('bash', [path.join(DIR, 'install.sh')], { stdio: 'inherit' });
+}
+
+async function waitForHttp(url, timeoutMs = 180000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/_cluster/health?wait_for_status=yellow&timeout=5s`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`Elasticsearch at ${url} did not become ready in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function startElasticsearch() {
+  ensureInstalled();
+  const port = await freePort();
+  const dir = mkTemp('docqa-es-');
+  const logFd = fs.openSync(path.join(dir, 'es.log'), 'a');
+  const child = spawn('bash', [path.join(DIR, 'start.sh'), String(port), path.join(dir, 'data')], {
+    stdio: ['ignore', logFd, logFd],
+    detached: true,
+  });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForHttp(url);
+  } catch (err) {
+    const log = fs.existsSync(path.join(dir, 'es.log')) ? fs.readFileSync(path.join(dir, 'es.log'), 'utf8').slice(-3000) : '';
+    await stopChild(child);
+    throw new Error(`${err.message}${exited ? ' (process exited)' : ''}\n${log}`);
+  }
+  return {
+    url,
+    port,
+    pid: child.pid,
+    dir,
+    async stop() {
+      await stopChild(child, 20000);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+module.exports = { startElasticsearch, ensureInstalled };

@@ -1,0 +1,25 @@
+// Jest global setup of the e2e project: starts the real engines once per run and hands their
+// addresses to the tests through environment variables (inherited by Jest workers).
+const { startPostgres } = require('./postgres');
+const { startTemporal } = require('./temporal');
+const { startElasticsearch } = require('./elasticsearch');
+
+module.exports = async function globalSetup() {
+  const t0 = Date.now();
+  const started = {};
+  globalThis.__DOCQA_INFRA__ = started;
+  try {
+    const [pg, temporal, es] = await Promise.all([startPostgres(), startTemporal(), startElasticsearch()]);
+    Object.assign(started, { pg, temporal, es });
+  } catch (err) {
+    await Promise.all(Object.values(started).map((s) => s && s.stop().catch(() => undefined)));
+    throw err;
+  }
+  process.env.DOCQA_TEST_POSTGRES_URL = started.pg.url;
+  process.env.DOCQA_TEST_TEMPORAL_ADDRESS = started.temporal.address;
+  process.env.DOCQA_TEST_TEMPORAL_CLI = started.temporal.bin;
+  process.env.DOCQA_TEST_ELASTICSEARCH_URL = started.es.url;
+  console.log(
+    `\n[infra] postgres ${started.pg.url}, temporal ${started.temporal.address}, elasticsearch ${started.es.url} (${Date.now() - t0} ms)`,
+  );
+};

@@ -1,0 +1,88 @@
+// A throwaway PostgreSQL cluster from Debian's postgresql package, owned by the `postgres` OS
+// user (the server refuses to run as root), on a free port, removed on stop.
+const { execFileSync, spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { freePort, mkTemp, stopChild, waitForPort } = require('./util');
+
+function pgBinDir() {
+  const base = '/usr/lib/postgresql';
+  if (!fs.existsSync(base)) return null;
+  const versions = fs
+    .readdirSync(base)
+    .filter((v) => fs.existsSync(path.join(base, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions.length ? path.join(base, versions[0], 'bin') : null;
+}
+
+function ensureInstalled() {
+  if (pgBinDir()) return;
+  console.log('[infra] installing Debian postgresql...');
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', '-qq', 'postgresql'], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (!pgBinDir()) throw new Error('postgresql installation did not provide initdb');
+}
+
+function asPostgres(cmd, args, opts = {}) {
+  const isRoot = process.getuid && process.getuid() === 0;
+  return isRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args], opts] : [cmd, args, opts];
+}
+
+async function startPostgres() {
+  ensureInstalled();
+  const bin = pgBinDir();
+  const dir = mkTemp('docqa-pg-');
+  fs.chmodSync(dir, 0o777);
+  const dataDir = path.join(dir, 'data');
+  const isRoot = process.getuid && process.getuid() === 0;
+  if (isRoot) execFileSync('chown', ['postgres:postgres', dir]);
+  execFileSync(
+    ...asPostgres(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
+      stdio: 'ignore',
+    }),
+  );
+  const port = await freePort();
+  const [cmd, args] = asPostgres(path.join(bin, 'postgres'), [
+    '-D', dataDir, '-p', String(port), '-k', dir, '-h', '127.0.0.1',
+    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300',
+  ]);
+  const logFd = fs.openSync(path.join(dir, 'postgres.log'), 'a');
+  const child = spawn(cmd, args, { stdio: ['ignore', logFd, logFd], detached: true });
+  await waitForPort(port);
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  // The port opens slightly before connections are accepted.
+  await waitForQuery(url);
+  return {
+    url,
+    port,
+    pid: child.pid,
+    dir,
+    async stop() {
+      await stopChild(child);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForQuery(url, timeoutMs = 30000) {
+  const { Client } = require('pg');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const c = new Client({ connectionString: url });
+    try {
+      await c.connect();
+      await c.query('SELECT 1');
+      await c.end();
+      return;
+    } catch (err) {
+      await c.end().catch(() => undefined);
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+module.exports = { startPostgres, ensureInstalled };

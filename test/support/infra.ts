@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+
+/** Addresses of the engines started by test/infra/global-setup.js. */
+export function infra() {
+  const need = (name: string) => {
+    const v = process.env[name];
+    if (!v) throw new Error(`${name} is not set: run e2e tests through jest's e2e project (test/infra/global-setup.js)`);
+    return v;
+  };
+  return {
+    postgresUrl: need('DOCQA_TEST_POSTGRES_URL'),
+    temporalAddress: need('DOCQA_TEST_TEMPORAL_ADDRESS'),
+    temporalCli: need('DOCQA_TEST_TEMPORAL_CLI'),
+    elasticsearchUrl: need('DOCQA_TEST_ELASTICSEARCH_URL'),
+  };
+}
+
+/** A fresh, empty database in the test cluster, so each suite has its own schema and data. */
+export async function createTestDatabase(prefix = 't'): Promise<string> {
+  const admin = infra().postgresUrl;
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const c = new Client({ connectionString: admin });
+  await c.connect();
+  try {
+    await c.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await c.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A unique name per test, for task queues, index prefixes, docsets and workflow ids. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}`;
+}
