@@ -11,3 +11,4 @@ export * from './logging/logging';
 export * from './temporal/temporal.constants';
 export * from './temporal/temporal.module';
 export * from './embedded/temporal-dev-server';
+export * from './config/config-docs';

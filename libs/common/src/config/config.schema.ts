@@ -15,7 +15,7 @@ export interface ConfigVariable {
 }
 
 export const CONFIG_VARIABLES = [
-  { name: 'NODE_ENV', kind: 'enum', values: ['development', 'production', 'test'], default: 'development', description: 'Runtime mode; production turns off pretty logs.' },
+  { name: 'NODE_ENV', kind: 'enum', values: ['development', 'production', 'test'], default: 'development', description: 'Runtime mode; production requires APP_SECRET to be set explicitly.' },
   { name: 'LOG_LEVEL', kind: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', description: 'Minimum level of the JSON logs.' },
   { name: 'LOG_FILE', kind: 'path', description: 'Append JSON logs to this file instead of standard output.' },
   { name: 'DATA_DIR', kind: 'path', default: './data', description: 'Directory of the embedded defaults: PGlite database, Temporal SQLite file, embedded search index, generated TLS pair and APP_SECRET.' },
