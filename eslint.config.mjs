@@ -8,6 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   prettier,
   {
+    files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -18,7 +19,23 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', console: 'readonly', __dirname: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' } },
+    languageOptions: {
+      parserOptions: { projectService: false },
+      sourceType: 'commonjs',
+      globals: {
+        fetch: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        console: 'readonly',
+        __dirname: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+      },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
@@ -29,16 +46,32 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'path', 'crypto', 'os', 'http', 'https', 'child_process'], message: 'Workflow code must be deterministic: no Node built-ins.' },
-            { group: ['@docqa/indexing*', '@docqa/db*', '@docqa/search*', '@docqa/llm*', '@docqa/sources*'], message: 'Use `import type` for activity interfaces only.', allowTypeImports: true },
+            {
+              group: ['node:*', 'fs', 'path', 'crypto', 'os', 'http', 'https', 'child_process'],
+              message: 'Workflow code must be deterministic: no Node built-ins.',
+            },
+            {
+              group: ['@docqa/indexing*', '@docqa/db*', '@docqa/search*', '@docqa/llm*', '@docqa/sources*'],
+              message: 'Use `import type` for activity interfaces only.',
+              allowTypeImports: true,
+            },
           ],
         },
       ],
     },
   },
   {
+    files: ['test/**/*.ts', 'bench/**/*.ts', '**/*.spec.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Domain libraries never import apps.
     files: ['libs/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/**'], message: 'libs must not import apps' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/apps/**'], message: 'libs must not import apps' }] },
+      ],
+    },
   },
 );

@@ -29,9 +29,16 @@ describe('real engines', () => {
       expect(info.version.number).toMatch(/^8\./);
       await es.indices.create({
         index,
-        mappings: { properties: { text: { type: 'text', analyzer: 'english' }, tenant: { type: 'keyword' } } },
+        mappings: {
+          properties: { text: { type: 'text', analyzer: 'english' }, tenant: { type: 'keyword' } },
+        },
       });
-      await es.index({ index, id: '1', document: { text: 'Running indexes quickly', tenant: 'a' }, refresh: true });
+      await es.index({
+        index,
+        id: '1',
+        document: { text: 'Running indexes quickly', tenant: 'a' },
+        refresh: true,
+      });
       const res = await es.search({ index, query: { match: { text: 'run index' } } });
       expect(res.hits.hits.map((h) => h._id)).toEqual(['1']);
     } finally {

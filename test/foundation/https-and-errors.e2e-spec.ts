@@ -5,11 +5,15 @@ import { startTestApp, TestApp } from '../support/app';
 
 function plainRequest(url: string, method: string, body?: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const req = http.request(url, { method, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      let data = '';
-      res.on('data', (c) => (data += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data ? JSON.parse(data) : null }));
-    });
+    const req = http.request(
+      url,
+      { method, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let data = '';
+        res.on('data', (c) => (data += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data ? JSON.parse(data) : null }));
+      },
+    );
     req.on('error', reject);
     if (body) req.write(body);
     req.end();
@@ -38,7 +42,11 @@ describe('HTTPS only and the two error conventions', () => {
     const doc = await plainRequest(`${app.httpUrl}/api/v1/document_proxy/health`, 'GET');
     expect(doc).toEqual({ status: 403, body: { message: expect.any(String), errorCode: 'HTTPS_REQUIRED' } });
 
-    const acct = await plainRequest(`${app.httpUrl}/api/v1/__probe`, 'POST', JSON.stringify({ name: 'x', count: 1 }));
+    const acct = await plainRequest(
+      `${app.httpUrl}/api/v1/__probe`,
+      'POST',
+      JSON.stringify({ name: 'x', count: 1 }),
+    );
     expect(acct.status).toBe(403);
     expect(acct.body).toEqual({ error: expect.stringContaining('HTTPS') });
 
@@ -46,7 +54,9 @@ describe('HTTPS only and the two error conventions', () => {
     const reg = await plainRequest(
       `${app.httpUrl}/api/v1/users`,
       'POST',
-      JSON.stringify({ user: { email: 'plain@example.com', password: 'password123', password_confirmation: 'password123' } }),
+      JSON.stringify({
+        user: { email: 'plain@example.com', password: 'password123', password_confirmation: 'password123' },
+      }),
     );
     expect(reg.status).toBe(403);
     const pg = new Client({ connectionString: app.cfg.databaseUrl });
@@ -66,7 +76,11 @@ describe('HTTPS only and the two error conventions', () => {
   it('returns the version without a credential', async () => {
     const res = await app.client.get('/api/v1/document_proxy/version');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ name: 'docqa', version: require('../../package.json').version, commit: expect.anything() });
+    expect(res.body).toEqual({
+      name: 'docqa',
+      version: require('../../package.json').version,
+      commit: expect.anything(),
+    });
   });
 
   it('renders validation errors with the field on both surfaces', async () => {
@@ -80,7 +94,11 @@ describe('HTTPS only and the two error conventions', () => {
     expect(acct.body.error).toEqual(expect.any(String));
     expect(acct.body.errors.name).toEqual([expect.any(String)]);
 
-    const unknownField = await app.client.post('/api/v1/document_proxy/__probe', { name: 'a', count: 1, admin: true });
+    const unknownField = await app.client.post('/api/v1/document_proxy/__probe', {
+      name: 'a',
+      count: 1,
+      admin: true,
+    });
     expect(unknownField.status).toBe(400);
     expect(unknownField.body.field).toBe('admin');
   });
@@ -128,7 +146,11 @@ describe('HTTPS only and the two error conventions', () => {
   it('hides unexpected failures behind an error id, with no internals in the response or the logs', async () => {
     const doc = await app.client.post('/api/v1/document_proxy/__explode', {});
     expect(doc.status).toBe(500);
-    expect(doc.body).toEqual({ message: 'Internal server error', errorCode: 'INTERNAL_ERROR', errorId: expect.any(String) });
+    expect(doc.body).toEqual({
+      message: 'Internal server error',
+      errorCode: 'INTERNAL_ERROR',
+      errorId: expect.any(String),
+    });
     const acct = await app.client.post('/api/v1/__explode', {});
     expect(acct.status).toBe(500);
     expect(acct.body).toEqual({ error: 'Internal server error', errorId: expect.any(String) });

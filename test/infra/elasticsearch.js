@@ -20,7 +20,8 @@ async function waitForHttp(url, timeoutMs = 180000) {
     } catch {
       // not up yet
     }
-    if (Date.now() > deadline) throw new Error(`Elasticsearch at ${url} did not become ready in ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`Elasticsearch at ${url} did not become ready in ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -40,7 +41,9 @@ async function startElasticsearch() {
   try {
     await waitForHttp(url);
   } catch (err) {
-    const log = fs.existsSync(path.join(dir, 'es.log')) ? fs.readFileSync(path.join(dir, 'es.log'), 'utf8').slice(-3000) : '';
+    const log = fs.existsSync(path.join(dir, 'es.log'))
+      ? fs.readFileSync(path.join(dir, 'es.log'), 'utf8').slice(-3000)
+      : '';
     await stopChild(child);
     throw new Error(`${err.message}${exited ? ' (process exited)' : ''}\n${log}`);
   }

@@ -40,14 +40,32 @@ async function startPostgres() {
   const isRoot = process.getuid && process.getuid() === 0;
   if (isRoot) execFileSync('chown', ['postgres:postgres', dir]);
   execFileSync(
-    ...asPostgres(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
-      stdio: 'ignore',
-    }),
+    ...asPostgres(
+      path.join(bin, 'initdb'),
+      ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+      {
+        stdio: 'ignore',
+      },
+    ),
   );
   const port = await freePort();
   const [cmd, args] = asPostgres(path.join(bin, 'postgres'), [
-    '-D', dataDir, '-p', String(port), '-k', dir, '-h', '127.0.0.1',
-    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300',
+    '-D',
+    dataDir,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    '-h',
+    '127.0.0.1',
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'max_connections=300',
   ]);
   const logFd = fs.openSync(path.join(dir, 'postgres.log'), 'a');
   const child = spawn(cmd, args, { stdio: ['ignore', logFd, logFd], detached: true });

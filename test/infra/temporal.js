@@ -9,7 +9,11 @@ const VERSION = 'v1.5.1';
 const BIN_DIR = path.join(CACHE_DIR, 'temporal', 'bin');
 const BIN = path.join(BIN_DIR, 'temporal');
 // Keep in sync with libs/common/src/temporal/temporal.constants.ts (a unit test checks it).
-const SEARCH_ATTRIBUTES = { DocqaAccountId: 'Keyword', DocqaDocSetName: 'Keyword', DocqaSourceType: 'Keyword' };
+const SEARCH_ATTRIBUTES = {
+  DocqaAccountId: 'Keyword',
+  DocqaDocSetName: 'Keyword',
+  DocqaSourceType: 'Keyword',
+};
 
 function ensureInstalled() {
   if (fs.existsSync(BIN)) return BIN;
@@ -26,7 +30,17 @@ async function startTemporal() {
   const bin = ensureInstalled();
   const port = await freePort();
   const dir = mkTemp('docqa-temporal-');
-  const args = ['server', 'start-dev', '--headless', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'warn'];
+  const args = [
+    'server',
+    'start-dev',
+    '--headless',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--log-level',
+    'warn',
+  ];
   for (const [k, t] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${k}=${t}`);
   const logFd = fs.openSync(path.join(dir, 'temporal.log'), 'a');
   const child = spawn(bin, args, { stdio: ['ignore', logFd, logFd], detached: true });

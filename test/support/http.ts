@@ -38,7 +38,12 @@ export class TestClient {
       headers['content-type'] ??= 'application/json';
     }
     if (o.token) headers.authorization = `Bearer ${o.token}`;
-    const res = await undiciRequest(this.baseUrl + path, { method: method as never, headers, body, dispatcher: this.agent });
+    const res = await undiciRequest(this.baseUrl + path, {
+      method: method as never,
+      headers,
+      body,
+      dispatcher: this.agent,
+    });
     const text = await res.body.text();
     let parsed: unknown = text;
     if (String(res.headers['content-type'] ?? '').includes('json') && text) parsed = JSON.parse(text);

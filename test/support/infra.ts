@@ -5,7 +5,10 @@ import { Client } from 'pg';
 export function infra() {
   const need = (name: string) => {
     const v = process.env[name];
-    if (!v) throw new Error(`${name} is not set: run e2e tests through jest's e2e project (test/infra/global-setup.js)`);
+    if (!v)
+      throw new Error(
+        `${name} is not set: run e2e tests through jest's e2e project (test/infra/global-setup.js)`,
+      );
     return v;
   };
   return {

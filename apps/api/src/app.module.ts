@@ -1,7 +1,13 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { AllExceptionsFilter, AppConfig, ConfigModule, httpLoggerParams, TemporalModule } from '@docqa/common';
+import {
+  AllExceptionsFilter,
+  AppConfig,
+  ConfigModule,
+  httpLoggerParams,
+  TemporalModule,
+} from '@docqa/common';
 import { DbModule } from '@docqa/db';
 import { SearchModule } from '@docqa/search';
 import { HealthModule } from './health/health.module';

@@ -7,7 +7,9 @@ async function main(): Promise<void> {
   const cfg = loadConfig();
   cfg.appSecret = resolveAppSecret(cfg);
   const api = await createApi(cfg);
-  console.log(`DocQA API listening on https://localhost:${api.httpsPort} (plain HTTP ${api.httpPort} refuses)`);
+  console.log(
+    `DocQA API listening on https://localhost:${api.httpsPort} (plain HTTP ${api.httpPort} refuses)`,
+  );
   const stop = () => {
     api.close().then(
       () => process.exit(0),

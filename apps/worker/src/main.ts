@@ -2,7 +2,14 @@ import 'reflect-metadata';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger, LoggerModule } from 'nestjs-pino';
-import { AppConfig, ConfigModule, loadConfig, logDestination, pinoOptions, TemporalModule } from '@docqa/common';
+import {
+  AppConfig,
+  ConfigModule,
+  loadConfig,
+  logDestination,
+  pinoOptions,
+  TemporalModule,
+} from '@docqa/common';
 import { DbModule } from '@docqa/db';
 import { SearchModule } from '@docqa/search';
 import { WorkerModule } from './worker.module';

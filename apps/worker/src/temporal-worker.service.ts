@@ -29,7 +29,8 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
 
   activities(): Record<string, (...args: never[]) => Promise<unknown>> {
     const all: Record<string, (...args: never[]) => Promise<unknown>> = {};
-    for (const cls of ACTIVITY_CLASSES) Object.assign(all, activitiesOf(this.moduleRef.get(cls, { strict: false })));
+    for (const cls of ACTIVITY_CLASSES)
+      Object.assign(all, activitiesOf(this.moduleRef.get(cls, { strict: false })));
     return all;
   }
 
@@ -38,7 +39,9 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
       runtimeInstalled = true;
       Runtime.install({ logger: new DefaultLogger('WARN') });
     }
-    this.connection = await NativeConnection.connect({ address: this.cfg.temporalAddress ?? 'localhost:7233' });
+    this.connection = await NativeConnection.connect({
+      address: this.cfg.temporalAddress ?? 'localhost:7233',
+    });
     this.worker = await Worker.create({
       connection: this.connection,
       namespace: this.cfg.temporalNamespace,
@@ -48,7 +51,9 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
       shutdownGraceTime: '10s',
     });
     this.running = this.worker.run();
-    this.running.catch((err: Error) => this.logger.error({ errName: err.name, errMessage: err.message }, 'worker stopped'));
+    this.running.catch((err: Error) =>
+      this.logger.error({ errName: err.name, errMessage: err.message }, 'worker stopped'),
+    );
     this.logger.log(`worker polling task queue ${this.cfg.temporalTaskQueue}`);
   }
 

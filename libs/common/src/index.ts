@@ -12,3 +12,4 @@ export * from './temporal/temporal.constants';
 export * from './temporal/temporal.module';
 export * from './embedded/temporal-dev-server';
 export * from './config/config-docs';
+export * from './crypto/crypto';

@@ -12,7 +12,8 @@ import { dataSourceOptions } from './data-source';
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (cfg: AppConfig) => {
-        if (!cfg.databaseUrl) throw new Error('DATABASE_URL is not set and the embedded database was not started');
+        if (!cfg.databaseUrl)
+          throw new Error('DATABASE_URL is not set and the embedded database was not started');
         return {
           ...dataSourceOptions({ url: cfg.databaseUrl, poolSize: cfg.databasePoolSize }),
           migrationsRun: true,

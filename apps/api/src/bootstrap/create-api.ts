@@ -52,14 +52,21 @@ export function buildOpenApi(app: INestApplication): void {
         'Account API and chatbot endpoints (`/api/v1`, errors `{ error, errors?, limit?, reset_at? }`). HTTPS only.',
     )
     .setVersion('v1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API token, or a cb_ chatbot key on the chatbot endpoints' })
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      description: 'API token, or a cb_ chatbot key on the chatbot endpoints',
+    })
     .build();
   const document = SwaggerModule.createDocument(app, doc);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
 }
 
 /** Creates the Nest app, listens with HTTPS and with the refusing plain-HTTP listener. */
-export async function createApi(cfg: AppConfig, extra: Array<Type | DynamicModule> = []): Promise<RunningApi> {
+export async function createApi(
+  cfg: AppConfig,
+  extra: Array<Type | DynamicModule> = [],
+): Promise<RunningApi> {
   const tls = await loadTls(cfg);
   const expressApp = express();
   expressApp.disable('x-powered-by');

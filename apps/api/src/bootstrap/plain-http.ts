@@ -8,12 +8,18 @@ import { DomainError, ErrorCode, renderError, surfaceOf } from '@docqa/common';
  */
 export function createPlainHttpServer(trustProxy: boolean, app: http.RequestListener): http.Server {
   return http.createServer((req, res) => {
-    const proto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0].trim().toLowerCase();
+    const proto = String(req.headers['x-forwarded-proto'] ?? '')
+      .split(',')[0]
+      .trim()
+      .toLowerCase();
     if (trustProxy && proto === 'https') {
       app(req, res);
       return;
     }
-    const err = new DomainError(ErrorCode.HTTPS_REQUIRED, 'HTTPS is required; plain HTTP requests are refused');
+    const err = new DomainError(
+      ErrorCode.HTTPS_REQUIRED,
+      'HTTPS is required; plain HTTP requests are refused',
+    );
     const body = JSON.stringify(renderError(err, surfaceOf(req.url ?? '/')));
     // Drain nothing and close: the request body is never read or processed.
     res.writeHead(403, {

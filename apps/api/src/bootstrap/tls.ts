@@ -16,7 +16,12 @@ export interface TlsMaterial {
  */
 export async function loadTls(cfg: AppConfig): Promise<TlsMaterial> {
   if (cfg.tlsCertFile && cfg.tlsKeyFile) {
-    return { cert: fs.readFileSync(cfg.tlsCertFile), key: fs.readFileSync(cfg.tlsKeyFile), caFile: cfg.tlsCertFile, generated: false };
+    return {
+      cert: fs.readFileSync(cfg.tlsCertFile),
+      key: fs.readFileSync(cfg.tlsKeyFile),
+      caFile: cfg.tlsCertFile,
+      generated: false,
+    };
   }
   const dir = path.join(cfg.dataDir, 'tls');
   const certFile = path.join(dir, 'cert.pem');
@@ -33,7 +38,14 @@ export async function loadTls(cfg: AppConfig): Promise<TlsMaterial> {
         { name: 'basicConstraints', cA: true },
         { name: 'keyUsage', keyCertSign: true, digitalSignature: true, keyEncipherment: true },
         { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 2, value: 'localhost' },
+            { type: 7, ip: '127.0.0.1' },
+            { type: 7, ip: '::1' },
+          ],
+        },
       ],
     });
     fs.writeFileSync(keyFile, pems.private, { mode: 0o600 });

@@ -17,7 +17,8 @@ export class HealthController {
   @ApiOperation({ summary: 'Liveness and dependency probe (no credential). 503 names what is down.' })
   @ApiOkResponse({ description: '`{ status: "ok", checks: { postgres, temporal, search }, down: [] }`' })
   @ApiServiceUnavailableResponse({
-    description: '`{ status: "unavailable", message, errorCode: "DEPENDENCY_UNAVAILABLE", checks, down: [...] }`',
+    description:
+      '`{ status: "unavailable", message, errorCode: "DEPENDENCY_UNAVAILABLE", checks, down: [...] }`',
   })
   async getHealth(@Res({ passthrough: true }) res: Response) {
     const report = await this.health.check();

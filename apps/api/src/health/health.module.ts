@@ -3,5 +3,9 @@ import { HealthController } from './health.controller';
 import { HealthService } from './health.service';
 import { VersionService } from './version.service';
 
-@Module({ controllers: [HealthController], providers: [HealthService, VersionService], exports: [HealthService] })
+@Module({
+  controllers: [HealthController],
+  providers: [HealthService, VersionService],
+  exports: [HealthService],
+})
 export class HealthModule {}

@@ -64,17 +64,35 @@ describe('configuration documents', () => {
   it('every variable in AppConfig comes from the schema and keeps the DESIGN.md names', () => {
     const names = CONFIG_VARIABLES.map((v) => v.name);
     for (const fixed of [
-      'DATA_DIR', 'HTTPS_PORT', 'HTTP_PORT', 'TLS_CERT_FILE', 'TLS_KEY_FILE', 'TRUST_PROXY', 'APP_SECRET',
-      'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TEMPORAL_CLI_PATH', 'ELASTICSEARCH_URL',
-      'S3_ENDPOINT', 'S3_REGION', 'S3_FORCE_PATH_STYLE', 'S3_BUCKET', 'COHERE_API_KEY', 'COHERE_BASE_URL',
-      'SMTP_URL', 'GRAPH_BASE_URL', 'MS_AUTHORITY_HOST', 'GOOGLE_API_ROOT_URL', 'GOOGLE_TOKEN_URL',
+      'DATA_DIR',
+      'HTTPS_PORT',
+      'HTTP_PORT',
+      'TLS_CERT_FILE',
+      'TLS_KEY_FILE',
+      'TRUST_PROXY',
+      'APP_SECRET',
+      'DATABASE_URL',
+      'TEMPORAL_ADDRESS',
+      'TEMPORAL_NAMESPACE',
+      'TEMPORAL_CLI_PATH',
+      'ELASTICSEARCH_URL',
+      'S3_ENDPOINT',
+      'S3_REGION',
+      'S3_FORCE_PATH_STYLE',
+      'S3_BUCKET',
+      'COHERE_API_KEY',
+      'COHERE_BASE_URL',
+      'SMTP_URL',
+      'GRAPH_BASE_URL',
+      'MS_AUTHORITY_HOST',
+      'GOOGLE_API_ROOT_URL',
+      'GOOGLE_TOKEN_URL',
     ]) {
       expect(names).toContain(fixed);
     }
   });
 
   it('test/infra registers the same Temporal search attributes as the app', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const infra = require(path.join(ROOT, 'test/infra/temporal.js'));
     expect(infra.SEARCH_ATTRIBUTES).toEqual(SEARCH_ATTRIBUTES);
   });

@@ -51,7 +51,9 @@ type Raw = Record<string, string | undefined>;
 
 function parseValue(v: ConfigVariable, raw: string): string | number | boolean {
   const fail = (why: string): never => {
-    throw new ConfigError(`Invalid configuration: ${v.name}=${v.secret ? '<redacted>' : JSON.stringify(raw)} ${why}`);
+    throw new ConfigError(
+      `Invalid configuration: ${v.name}=${v.secret ? '<redacted>' : JSON.stringify(raw)} ${why}`,
+    );
   };
   switch (v.kind) {
     case 'port': {
@@ -87,7 +89,8 @@ function parseValue(v: ConfigVariable, raw: string): string | number | boolean {
   }
 }
 
-const camel = (name: string) => name.toLowerCase().replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+const camel = (name: string) =>
+  name.toLowerCase().replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 /** Reads and validates the environment. Throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Raw = process.env): AppConfig {
@@ -117,7 +120,8 @@ export function loadConfig(env: Raw = process.env): AppConfig {
  */
 export function resolveAppSecret(cfg: AppConfig): string {
   if (cfg.appSecret) return cfg.appSecret;
-  if (cfg.nodeEnv === 'production') throw new ConfigError('Invalid configuration: APP_SECRET is required in production');
+  if (cfg.nodeEnv === 'production')
+    throw new ConfigError('Invalid configuration: APP_SECRET is required in production');
   const file = path.join(cfg.dataDir, 'app-secret');
   if (!fs.existsSync(file)) {
     fs.mkdirSync(cfg.dataDir, { recursive: true });

@@ -15,39 +15,181 @@ export interface ConfigVariable {
 }
 
 export const CONFIG_VARIABLES = [
-  { name: 'NODE_ENV', kind: 'enum', values: ['development', 'production', 'test'], default: 'development', description: 'Runtime mode; production requires APP_SECRET to be set explicitly.' },
-  { name: 'LOG_LEVEL', kind: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info', description: 'Minimum level of the JSON logs.' },
-  { name: 'LOG_FILE', kind: 'path', description: 'Append JSON logs to this file instead of standard output.' },
-  { name: 'DATA_DIR', kind: 'path', default: './data', description: 'Directory of the embedded defaults: PGlite database, Temporal SQLite file, embedded search index, generated TLS pair and APP_SECRET.' },
+  {
+    name: 'NODE_ENV',
+    kind: 'enum',
+    values: ['development', 'production', 'test'],
+    default: 'development',
+    description: 'Runtime mode; production requires APP_SECRET to be set explicitly.',
+  },
+  {
+    name: 'LOG_LEVEL',
+    kind: 'enum',
+    values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    default: 'info',
+    description: 'Minimum level of the JSON logs.',
+  },
+  {
+    name: 'LOG_FILE',
+    kind: 'path',
+    description: 'Append JSON logs to this file instead of standard output.',
+  },
+  {
+    name: 'DATA_DIR',
+    kind: 'path',
+    default: './data',
+    description:
+      'Directory of the embedded defaults: PGlite database, Temporal SQLite file, embedded search index, generated TLS pair and APP_SECRET.',
+  },
   { name: 'HTTPS_PORT', kind: 'port', default: '8443', description: 'Port of the HTTPS API.' },
-  { name: 'HTTP_PORT', kind: 'port', default: '8080', description: 'Port of the plain-HTTP listener, which refuses every request with 403 HTTPS_REQUIRED.' },
+  {
+    name: 'HTTP_PORT',
+    kind: 'port',
+    default: '8080',
+    description: 'Port of the plain-HTTP listener, which refuses every request with 403 HTTPS_REQUIRED.',
+  },
   { name: 'BIND_HOST', kind: 'string', default: '0.0.0.0', description: 'Address both listeners bind to.' },
-  { name: 'TLS_CERT_FILE', kind: 'path', description: 'PEM certificate (chain) for HTTPS. Unset: a self-signed pair is generated once into DATA_DIR/tls.' },
-  { name: 'TLS_KEY_FILE', kind: 'path', description: 'PEM private key for HTTPS. Must be set together with TLS_CERT_FILE.' },
-  { name: 'TRUST_PROXY', kind: 'bool', default: 'false', description: 'Honour X-Forwarded-Proto/For from a TLS-terminating proxy in front of the HTTP port.' },
-  { name: 'APP_SECRET', kind: 'string', secret: true, description: 'Key for token encryption and signing (at least 32 characters). Unset: generated once into DATA_DIR/app-secret.' },
-  { name: 'DATABASE_URL', kind: 'url', secret: true, description: 'postgres:// URL of the database. Unset: embedded PGlite in DATA_DIR/pglite served over the Postgres wire protocol.' },
-  { name: 'DATABASE_POOL_SIZE', kind: 'int', default: '10', description: 'Maximum connections per process (the embedded PGlite uses 1).' },
-  { name: 'TEMPORAL_ADDRESS', kind: 'string', description: 'host:port of the Temporal frontend. Unset: `temporal server start-dev` is spawned with its SQLite file in DATA_DIR.' },
-  { name: 'TEMPORAL_NAMESPACE', kind: 'string', default: 'default', description: 'Temporal namespace for workflows.' },
-  { name: 'TEMPORAL_CLI_PATH', kind: 'path', description: 'Path of the `temporal` CLI used for the embedded dev server. Unset: PATH, then ~/.cache/docqa/temporal/bin/temporal.' },
-  { name: 'TEMPORAL_UI_PORT', kind: 'port', default: '8233', description: 'Port of the embedded Temporal Web UI.' },
-  { name: 'TEMPORAL_TASK_QUEUE', kind: 'string', default: 'docqa-indexing', description: 'Task queue of the indexing workflows and activities.' },
-  { name: 'ELASTICSEARCH_URL', kind: 'url', secret: true, description: 'URL of the Elasticsearch 8.x cluster. Unset: the embedded search engine in DATA_DIR/search.' },
-  { name: 'S3_ENDPOINT', kind: 'url', description: 'S3 endpoint override (S3-compatible stores). Unset: AWS.' },
+  {
+    name: 'TLS_CERT_FILE',
+    kind: 'path',
+    description:
+      'PEM certificate (chain) for HTTPS. Unset: a self-signed pair is generated once into DATA_DIR/tls.',
+  },
+  {
+    name: 'TLS_KEY_FILE',
+    kind: 'path',
+    description: 'PEM private key for HTTPS. Must be set together with TLS_CERT_FILE.',
+  },
+  {
+    name: 'TRUST_PROXY',
+    kind: 'bool',
+    default: 'false',
+    description: 'Honour X-Forwarded-Proto/For from a TLS-terminating proxy in front of the HTTP port.',
+  },
+  {
+    name: 'APP_SECRET',
+    kind: 'string',
+    secret: true,
+    description:
+      'Key for token encryption and signing (at least 32 characters). Unset: generated once into DATA_DIR/app-secret.',
+  },
+  {
+    name: 'DATABASE_URL',
+    kind: 'url',
+    secret: true,
+    description:
+      'postgres:// URL of the database. Unset: embedded PGlite in DATA_DIR/pglite served over the Postgres wire protocol.',
+  },
+  {
+    name: 'DATABASE_POOL_SIZE',
+    kind: 'int',
+    default: '10',
+    description: 'Maximum connections per process (the embedded PGlite uses 1).',
+  },
+  {
+    name: 'TEMPORAL_ADDRESS',
+    kind: 'string',
+    description:
+      'host:port of the Temporal frontend. Unset: `temporal server start-dev` is spawned with its SQLite file in DATA_DIR.',
+  },
+  {
+    name: 'TEMPORAL_NAMESPACE',
+    kind: 'string',
+    default: 'default',
+    description: 'Temporal namespace for workflows.',
+  },
+  {
+    name: 'TEMPORAL_CLI_PATH',
+    kind: 'path',
+    description:
+      'Path of the `temporal` CLI used for the embedded dev server. Unset: PATH, then ~/.cache/docqa/temporal/bin/temporal.',
+  },
+  {
+    name: 'TEMPORAL_UI_PORT',
+    kind: 'port',
+    default: '8233',
+    description: 'Port of the embedded Temporal Web UI.',
+  },
+  {
+    name: 'TEMPORAL_TASK_QUEUE',
+    kind: 'string',
+    default: 'docqa-indexing',
+    description: 'Task queue of the indexing workflows and activities.',
+  },
+  {
+    name: 'ELASTICSEARCH_URL',
+    kind: 'url',
+    secret: true,
+    description:
+      'URL of the Elasticsearch 8.x cluster. Unset: the embedded search engine in DATA_DIR/search.',
+  },
+  {
+    name: 'S3_ENDPOINT',
+    kind: 'url',
+    description: 'S3 endpoint override (S3-compatible stores). Unset: AWS.',
+  },
   { name: 'S3_REGION', kind: 'string', default: 'us-east-1', description: 'Default S3 region.' },
-  { name: 'S3_FORCE_PATH_STYLE', kind: 'bool', default: 'false', description: 'Use path-style S3 addressing (most S3-compatible stores need it).' },
-  { name: 'S3_BUCKET', kind: 'string', description: 'Bucket the server may read without request credentials (server-configured bucket access).' },
-  { name: 'COHERE_API_KEY', kind: 'string', secret: true, description: 'Cohere API key. Unset: the local provider (hashing embedder, extractive answers).' },
+  {
+    name: 'S3_FORCE_PATH_STYLE',
+    kind: 'bool',
+    default: 'false',
+    description: 'Use path-style S3 addressing (most S3-compatible stores need it).',
+  },
+  {
+    name: 'S3_BUCKET',
+    kind: 'string',
+    description: 'Bucket the server may read without request credentials (server-configured bucket access).',
+  },
+  {
+    name: 'COHERE_API_KEY',
+    kind: 'string',
+    secret: true,
+    description: 'Cohere API key. Unset: the local provider (hashing embedder, extractive answers).',
+  },
   { name: 'COHERE_BASE_URL', kind: 'url', description: 'Cohere API base URL override.' },
-  { name: 'SMTP_URL', kind: 'url', secret: true, description: 'smtp:// or smtps:// URL for support e-mail. Unset: support e-mail answers 503.' },
-  { name: 'GRAPH_BASE_URL', kind: 'url', description: 'Microsoft Graph base URL override. Unset: https://graph.microsoft.com/v1.0.' },
-  { name: 'MS_AUTHORITY_HOST', kind: 'url', description: 'Microsoft identity authority host override. Unset: https://login.microsoftonline.com.' },
-  { name: 'GOOGLE_API_ROOT_URL', kind: 'url', description: 'Google APIs root URL override. Unset: https://www.googleapis.com/.' },
-  { name: 'GOOGLE_TOKEN_URL', kind: 'url', description: 'Google OAuth token endpoint override. Unset: https://oauth2.googleapis.com/token.' },
-  { name: 'MAX_BODY_BYTES', kind: 'int', default: '1048576', description: 'Largest accepted JSON request body; larger gets 413.' },
-  { name: 'REQUIRE_TERMS_OF_SERVICE', kind: 'bool', default: 'false', description: 'Require user.terms_of_service=true at registration.' },
-  { name: 'GIT_COMMIT', kind: 'string', description: 'Commit reported by /version. Unset: read from .git when present.' },
+  {
+    name: 'SMTP_URL',
+    kind: 'url',
+    secret: true,
+    description: 'smtp:// or smtps:// URL for support e-mail. Unset: support e-mail answers 503.',
+  },
+  {
+    name: 'GRAPH_BASE_URL',
+    kind: 'url',
+    description: 'Microsoft Graph base URL override. Unset: https://graph.microsoft.com/v1.0.',
+  },
+  {
+    name: 'MS_AUTHORITY_HOST',
+    kind: 'url',
+    description: 'Microsoft identity authority host override. Unset: https://login.microsoftonline.com.',
+  },
+  {
+    name: 'GOOGLE_API_ROOT_URL',
+    kind: 'url',
+    description: 'Google APIs root URL override. Unset: https://www.googleapis.com/.',
+  },
+  {
+    name: 'GOOGLE_TOKEN_URL',
+    kind: 'url',
+    description: 'Google OAuth token endpoint override. Unset: https://oauth2.googleapis.com/token.',
+  },
+  {
+    name: 'MAX_BODY_BYTES',
+    kind: 'int',
+    default: '1048576',
+    description: 'Largest accepted JSON request body; larger gets 413.',
+  },
+  {
+    name: 'REQUIRE_TERMS_OF_SERVICE',
+    kind: 'bool',
+    default: 'false',
+    description: 'Require user.terms_of_service=true at registration.',
+  },
+  {
+    name: 'GIT_COMMIT',
+    kind: 'string',
+    description: 'Commit reported by /version. Unset: read from .git when present.',
+  },
 ] as const satisfies readonly ConfigVariable[];
 
 export type ConfigName = (typeof CONFIG_VARIABLES)[number]['name'];

@@ -41,7 +41,8 @@ export function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 60000)
       });
       sock.once('error', () => {
         sock.destroy();
-        if (Date.now() > deadline) reject(new Error(`port ${host}:${port} did not open within ${timeoutMs} ms`));
+        if (Date.now() > deadline)
+          reject(new Error(`port ${host}:${port} did not open within ${timeoutMs} ms`));
         else setTimeout(attempt, 200);
       });
     };
@@ -80,7 +81,8 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
     args.push('--db-filename', o.dbFile);
   }
   if (o.namespace && o.namespace !== 'default') args.push('--namespace', o.namespace);
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES))
+    args.push('--search-attribute', `${name}=${type}`);
   const out = o.logFile ? fs.openSync(o.logFile, 'a') : 'ignore';
   const child = spawn(o.cliPath, args, { stdio: ['ignore', out, out], detached: false });
   const exited = new Promise<never>((_, reject) =>

@@ -37,7 +37,9 @@ export function toDomainError(exception: unknown, req?: Request): { error: Domai
     const code = STATUS_CODES[status];
     if (code) {
       const message =
-        status === 404 && req ? `Route ${req.method} ${req.path} not found` : publicMessage(exception, status);
+        status === 404 && req
+          ? `Route ${req.method} ${req.path} not found`
+          : publicMessage(exception, status);
       return { error: new DomainError(code, message) };
     }
   }
@@ -68,7 +70,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (errorId) {
       const ex = exception as Error;
       // Name and message only: stacks, SQL and driver details never reach a log line or response.
-      this.logger.error({ errorId, errName: ex?.name, errMessage: truncate(String(ex?.message ?? exception)) }, 'Unhandled error');
+      this.logger.error(
+        { errorId, errName: ex?.name, errMessage: truncate(String(ex?.message ?? exception)) },
+        'Unhandled error',
+      );
     }
     if (res.headersSent) {
       res.end();

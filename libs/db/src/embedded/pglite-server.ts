@@ -10,7 +10,11 @@ export interface EmbeddedPostgres {
  * The embedded default database: PGlite on disk in `dir`, served over the Postgres wire protocol
  * by pglite-socket so the same `pg` driver, TypeORM and migrations run as in production.
  */
-export async function startEmbeddedPostgres(dir: string, port = 0, host = '127.0.0.1'): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  port = 0,
+  host = '127.0.0.1',
+): Promise<EmbeddedPostgres> {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');

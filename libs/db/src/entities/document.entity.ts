@@ -15,7 +15,10 @@ export class DocumentEntity {
   /** Stable id of the file in its source (S3 key, Graph item id, Drive file id). */
   @Column({ name: 'source_id' }) sourceId: string;
   @Column({ name: 'source_path', type: 'text', default: '' }) sourcePath: string;
-  @Column({ name: 'source_metadata', type: 'jsonb', default: () => "'{}'" }) sourceMetadata: Record<string, unknown>;
+  @Column({ name: 'source_metadata', type: 'jsonb', default: () => "'{}'" }) sourceMetadata: Record<
+    string,
+    unknown
+  >;
   @Column({ type: 'text', nullable: true }) etag: string | null;
   @Column({ name: 'content_hash', type: 'text', nullable: true }) contentHash: string | null;
   @Column({ type: 'text', default: 'PENDING' }) status: DocumentStatus;

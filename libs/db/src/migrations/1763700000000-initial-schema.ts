@@ -98,7 +98,9 @@ export class InitialSchema1763700000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         UNIQUE (account_id, docset_name, source_type, source_id)
       )`);
-    await q.query(`CREATE INDEX documents_account_docset_status_idx ON documents (account_id, docset_name, status)`);
+    await q.query(
+      `CREATE INDEX documents_account_docset_status_idx ON documents (account_id, docset_name, status)`,
+    );
     await q.query(`CREATE INDEX documents_account_created_idx ON documents (account_id, created_at DESC)`);
     await q.query(`
       CREATE TABLE document_pages (
@@ -144,7 +146,9 @@ export class InitialSchema1763700000000 implements MigrationInterface {
         sent_at timestamptz,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX mail_outbox_pending_idx ON mail_outbox (next_attempt_at) WHERE status = 'PENDING'`);
+    await q.query(
+      `CREATE INDEX mail_outbox_pending_idx ON mail_outbox (next_attempt_at) WHERE status = 'PENDING'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
