@@ -25,6 +25,8 @@ moduleNameMapper['^@docqa/workflows/(.*)$'] = '<rootDir>/workflows/src/$1';
 const base = { transform: { '^.+\\.(t|j)s$': swc }, moduleNameMapper, testEnvironment: 'node' };
 
 module.exports = {
+  // e2e tests drive real engines; unit tests finish far below this.
+  testTimeout: 120000,
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,workflows}/**/*.spec.ts'] },
     {
@@ -33,7 +35,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/infra/global-setup.js',
       globalTeardown: '<rootDir>/test/infra/global-teardown.js',
-      testTimeout: 120000,
     },
   ],
 };
