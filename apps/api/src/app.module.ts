@@ -9,6 +9,7 @@ import {
   TemporalModule,
 } from '@docqa/common';
 import { DbModule } from '@docqa/db';
+import { LlmModule } from '@docqa/llm';
 import { SearchModule } from '@docqa/search';
 import { HealthModule } from './health/health.module';
 
@@ -26,6 +27,7 @@ export class AppModule {
         LoggerModule.forRoot(httpLoggerParams(cfg.logLevel, cfg.logFile)),
         DbModule,
         TemporalModule,
+        LlmModule,
         SearchModule,
         ...SURFACE_MODULES,
         ...extra,

@@ -11,6 +11,7 @@ import {
   TemporalModule,
 } from '@docqa/common';
 import { DbModule } from '@docqa/db';
+import { LlmModule } from '@docqa/llm';
 import { SearchModule } from '@docqa/search';
 import { WorkerModule } from './worker.module';
 
@@ -22,6 +23,7 @@ export async function startWorker(cfg: AppConfig) {
       LoggerModule.forRoot({ pinoHttp: [pinoOptions(cfg.logLevel), logDestination(cfg.logFile)] }),
       DbModule,
       TemporalModule,
+      LlmModule,
       SearchModule,
       WorkerModule,
     ],

@@ -13,3 +13,4 @@ export * from './temporal/temporal.module';
 export * from './embedded/temporal-dev-server';
 export * from './config/config-docs';
 export * from './crypto/crypto';
+export * from './embedding/embedding-space';

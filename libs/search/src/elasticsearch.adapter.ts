@@ -1,12 +1,350 @@
-import { Client } from '@elastic/elasticsearch';
-import { EngineHealth, SearchIndex } from './search.port';
+import { Client, errors as esErrors, estypes } from '@elastic/elasticsearch';
+import { Logger } from '@nestjs/common';
+import { DomainError, EmbeddingSpace, ErrorCode } from '@docqa/common';
+import { LegHit, runSearch } from './fusion';
+import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
+import { ChunkFailure, PartialIndexingError } from './search.errors';
+import {
+  chunkId,
+  ChunkRecord,
+  EngineHealth,
+  SearchHit,
+  SearchIndex,
+  SearchIndexStats,
+  SearchQuery,
+  StoredChunk,
+  UpsertResult,
+} from './search.port';
 
+export interface ElasticsearchSearchIndexOptions {
+  url: string;
+  /** Alias name and prefix of versioned indices/templates (SEARCH_INDEX_PREFIX). */
+  prefix: string;
+  space: EmbeddingSpace;
+  /** Chunks per bulk request body limit (bytes); default 5 MB. */
+  flushBytes?: number;
+  /** Parallel bulk requests; default 2. */
+  bulkConcurrency?: number;
+}
+
+/** Stored document: the chunk without nothing renamed, so _source maps 1:1 to the domain type. */
+type ChunkDoc = Omit<ChunkRecord, 'embedding'> & { embedding?: number[] };
+
+const SOURCE_FIELDS = [
+  'accountId',
+  'docSetName',
+  'documentId',
+  'fileName',
+  'pageNumber',
+  'sourceType',
+  'sourceId',
+  'chunkIndex',
+  'text',
+];
+
+/** Index settings and mappings of one layout version; `_meta` records what the index holds. */
+export function chunkIndexTemplate(space: EmbeddingSpace): {
+  settings: estypes.IndicesIndexSettings;
+  mappings: estypes.MappingTypeMapping;
+} {
+  return {
+    settings: {
+      number_of_shards: 1,
+      auto_expand_replicas: '0-1',
+      refresh_interval: '1s',
+    },
+    mappings: {
+      dynamic: 'strict',
+      _meta: {
+        layoutVersion: INDEX_LAYOUT_VERSION,
+        embeddingModel: space.modelName,
+        dimensions: space.dimensions,
+      },
+      properties: {
+        accountId: { type: 'keyword' },
+        docSetName: { type: 'keyword' },
+        documentId: { type: 'keyword' },
+        fileName: { type: 'keyword' },
+        pageNumber: { type: 'keyword' },
+        sourceType: { type: 'keyword' },
+        sourceId: { type: 'keyword' },
+        chunkIndex: { type: 'integer' },
+        text: {
+          type: 'text',
+          analyzer: 'english',
+          fields: { plain: { type: 'text', analyzer: 'standard' } },
+        },
+        embedding: {
+          type: 'dense_vector',
+          dims: space.dimensions,
+          index: true,
+          similarity: 'cosine',
+          index_options: { type: 'int8_hnsw', m: 16, ef_construction: 100 },
+        },
+      },
+    },
+  };
+}
+
+/** Lowercase, no leading `-_+`, none of `\/*?"<>| ,#:`; ES's own rules for index names. */
+function assertIndexPrefix(prefix: string): void {
+  if (!/^[a-z0-9][a-z0-9._-]{0,150}$/.test(prefix)) {
+    throw new Error(`SEARCH_INDEX_PREFIX "${prefix}" is not a valid Elasticsearch index name prefix`);
+  }
+}
+
+/**
+ * Elasticsearch adapter. Writes and reads go through the alias `<prefix>`, which points at the
+ * versioned index `<prefix>-v<layout>-<model>-<dims>` created from a composable index template of
+ * the same name. A new layout or embedder is a new index: on first use the alias is moved to it
+ * (copying chunks over when the embedding space is unchanged).
+ */
 export class ElasticsearchSearchIndex implements SearchIndex {
   readonly engine = 'elasticsearch' as const;
   readonly client: Client;
+  readonly alias: string;
+  readonly indexName: string;
+  private readonly log = new Logger('ElasticsearchSearchIndex');
+  private ready?: Promise<void>;
 
-  constructor(url: string) {
-    this.client = new Client({ node: url, requestTimeout: 30000, maxRetries: 2 });
+  constructor(private readonly o: ElasticsearchSearchIndexOptions) {
+    assertIndexPrefix(o.prefix);
+    this.client = new Client({ node: o.url, requestTimeout: 30000, maxRetries: 2 });
+    this.alias = o.prefix;
+    this.indexName = versionedIndexName(o.prefix, o.space);
+  }
+
+  /** Creates template, index and alias once per process; migrates from an older index if needed. */
+  ensureIndex(): Promise<void> {
+    this.ready ??= this.setUp().catch((err: unknown) => {
+      this.ready = undefined;
+      throw normaliseError(err);
+    });
+    return this.ready;
+  }
+
+  private async setUp(): Promise<void> {
+    const tpl = chunkIndexTemplate(this.o.space);
+    await this.client.indices.putIndexTemplate({
+      name: this.indexName,
+      index_patterns: [this.indexName],
+      priority: 200,
+      template: tpl,
+      _meta: { description: 'DocQA chunk index', layoutVersion: INDEX_LAYOUT_VERSION },
+    });
+    if (!(await this.client.indices.exists({ index: this.indexName }))) {
+      try {
+        await this.client.indices.create({ index: this.indexName });
+      } catch (err) {
+        // another process created it first
+        if (!(
+          err instanceof esErrors.ResponseError &&
+          err.body?.error?.type === 'resource_already_exists_exception'
+        )) {
+          throw err;
+        }
+      }
+    }
+    const current = await this.aliasTargets();
+    if (current.length === 1 && current[0] === this.indexName) return;
+    if (current.length === 0) {
+      if (await this.client.indices.exists({ index: this.alias })) {
+        throw new Error(`SEARCH_INDEX_PREFIX "${this.alias}" names an existing index, not an alias`);
+      }
+      await this.client.indices.updateAliases({
+        actions: [{ add: { index: this.indexName, alias: this.alias, is_write_index: true } }],
+      });
+      return;
+    }
+    await this.migrateFrom(current);
+  }
+
+  private async aliasTargets(): Promise<string[]> {
+    try {
+      const r = await this.client.indices.getAlias({ name: this.alias });
+      return Object.keys(r);
+    } catch (err) {
+      if (err instanceof esErrors.ResponseError && err.statusCode === 404) return [];
+      throw err;
+    }
+  }
+
+  /**
+   * Upgrade path: the alias points at an older index. Same embedding space: copy every chunk into
+   * the new index (scroll + bulk, so it needs no reindex module), swap the alias atomically, delete
+   * the old index. Different embedder: vectors cannot be reused, so the alias moves to the new,
+   * empty index and the old one is kept until documents are re-indexed (forceReindex).
+   */
+  private async migrateFrom(oldIndices: string[]): Promise<void> {
+    const sameSpace: string[] = [];
+    for (const old of oldIndices) {
+      const m = await this.client.indices.getMapping({ index: old });
+      const meta = m[old]?.mappings?._meta ?? {};
+      if (meta.embeddingModel === this.o.space.modelName && meta.dimensions === this.o.space.dimensions) {
+        sameSpace.push(old);
+      }
+    }
+    for (const old of sameSpace) {
+      this.log.log(`copying chunks from ${old} to ${this.indexName}`);
+      const failures: ChunkFailure[] = [];
+      const docs = this.client.helpers.scrollDocuments<ChunkDoc>({
+        index: old,
+        size: 1000,
+        query: { match_all: {} },
+      });
+      await this.client.helpers.bulk<ChunkDoc>({
+        datasource: docs[Symbol.asyncIterator](),
+        onDocument: (d) => ({ index: { _index: this.indexName, _id: chunkId(d.documentId, d.chunkIndex) } }),
+        onDrop: (d) =>
+          failures.push({
+            id: chunkId(d.document.documentId, d.document.chunkIndex),
+            reason: dropReason(d.error),
+          }),
+        refreshOnCompletion: this.indexName,
+      });
+      if (failures.length) throw new PartialIndexingError(0, failures);
+    }
+    await this.client.indices.updateAliases({
+      actions: [
+        ...oldIndices.map((index) => ({ remove: { index, alias: this.alias } })),
+        { add: { index: this.indexName, alias: this.alias, is_write_index: true } },
+      ],
+    });
+    for (const old of sameSpace) await this.client.indices.delete({ index: old });
+    const kept = oldIndices.filter((i) => !sameSpace.includes(i));
+    if (kept.length) {
+      this.log.warn(
+        `embedder changed: alias ${this.alias} now points at the empty ${this.indexName}; ` +
+          `kept ${kept.join(', ')} for rollback. Re-index documents (forceReindex), then delete the old index.`,
+      );
+    }
+  }
+
+  async upsert(chunks: ChunkRecord[]): Promise<UpsertResult> {
+    const { valid, failures } = partitionChunks(chunks, this.o.space.dimensions, (c) =>
+      chunkId(c.documentId, c.chunkIndex),
+    );
+    if (valid.length === 0) {
+      if (failures.length) throw new PartialIndexingError(0, failures);
+      return { indexed: 0 };
+    }
+    await this.ensureIndex();
+    try {
+      const stats = await this.client.helpers.bulk<ChunkRecord>({
+        datasource: valid,
+        onDocument: (c) => ({ index: { _index: this.alias, _id: chunkId(c.documentId, c.chunkIndex) } }),
+        onDrop: (d) =>
+          failures.push({
+            id: chunkId(d.document.documentId, d.document.chunkIndex),
+            reason: dropReason(d.error),
+          }),
+        flushBytes: this.o.flushBytes ?? 5_000_000,
+        concurrency: this.o.bulkConcurrency ?? 2,
+        retries: 3,
+        wait: 1000,
+        refreshOnCompletion: this.alias,
+      });
+      if (failures.length) throw new PartialIndexingError(stats.successful, failures);
+      return { indexed: stats.successful };
+    } catch (err) {
+      throw normaliseError(err);
+    }
+  }
+
+  deleteByDocument(accountId: string, documentId: string): Promise<number> {
+    return this.deleteWhere(accountId, [{ term: { documentId } }]);
+  }
+
+  deleteByDocSet(accountId: string, docSetName: string): Promise<number> {
+    return this.deleteWhere(accountId, [{ term: { docSetName } }]);
+  }
+
+  deleteByAccount(accountId: string): Promise<number> {
+    return this.deleteWhere(accountId, []);
+  }
+
+  private async deleteWhere(accountId: string, extra: estypes.QueryDslQueryContainer[]): Promise<number> {
+    if (!accountId) throw new RangeError('delete: accountId is required');
+    await this.ensureIndex();
+    try {
+      const r = await this.client.deleteByQuery({
+        index: this.alias,
+        query: { bool: { filter: [{ term: { accountId } }, ...extra] } },
+        conflicts: 'proceed',
+        refresh: true,
+      });
+      if (r.failures?.length) throw new Error(`delete_by_query: ${r.failures.length} failures`);
+      return r.deleted ?? 0;
+    } catch (err) {
+      throw normaliseError(err);
+    }
+  }
+
+  async search(q: SearchQuery): Promise<SearchHit[]> {
+    await this.ensureIndex();
+    try {
+      return await runSearch(
+        q,
+        {
+          bm25: (query, size) => this.bm25(query, size),
+          vector: (query, size) => this.knn(query, size),
+        },
+        this.o.space.dimensions,
+      );
+    } catch (err) {
+      throw normaliseError(err);
+    }
+  }
+
+  /** Filter every query carries: the account and its requested docsets. */
+  private scope(q: SearchQuery): estypes.QueryDslQueryContainer[] {
+    return [{ term: { accountId: q.accountId } }, { terms: { docSetName: q.docSetNames } }];
+  }
+
+  private async bm25(q: SearchQuery, size: number): Promise<LegHit[]> {
+    const r = await this.client.search<ChunkDoc>({
+      index: this.alias,
+      size,
+      _source: SOURCE_FIELDS,
+      track_total_hits: false,
+      query: bm25Query(q.text, this.scope(q)),
+    });
+    return r.hits.hits.map((h) => ({ chunk: toChunk(h), score: h._score ?? 0 }));
+  }
+
+  private async knn(q: SearchQuery & { vector: number[] }, size: number): Promise<LegHit[]> {
+    const r = await this.client.search<ChunkDoc>({
+      index: this.alias,
+      size,
+      _source: SOURCE_FIELDS,
+      track_total_hits: false,
+      knn: {
+        field: 'embedding',
+        query_vector: q.vector,
+        k: size,
+        num_candidates: Math.min(Math.max(size * 2, 100), 10000),
+        filter: this.scope(q),
+        similarity: q.minimumSimilarityScore,
+      },
+    });
+    // cosine _score is (1 + cos) / 2; report the cosine itself, like the embedded engine.
+    return r.hits.hits.map((h) => ({ chunk: toChunk(h), score: 2 * (h._score ?? 0) - 1 }));
+  }
+
+  async stats(accountId?: string): Promise<SearchIndexStats> {
+    await this.ensureIndex();
+    const r = await this.client.count({
+      index: this.alias,
+      query: accountId ? { term: { accountId } } : { match_all: {} },
+    });
+    return {
+      engine: this.engine,
+      indexName: this.indexName,
+      indexVersion: INDEX_LAYOUT_VERSION,
+      embeddingModel: this.o.space.modelName,
+      dimensions: this.o.space.dimensions,
+      chunks: r.count,
+    };
   }
 
   async health(): Promise<EngineHealth> {
@@ -21,4 +359,61 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   async close(): Promise<void> {
     await this.client.close();
   }
+}
+
+/**
+ * BM25 leg: the English-analysed field (stemmed, stop words removed) plus the standard-analysed
+ * subfield, so exact word forms score above mere stem matches.
+ */
+export function bm25Query(
+  text: string,
+  filter: estypes.QueryDslQueryContainer[],
+): estypes.QueryDslQueryContainer {
+  return {
+    bool: {
+      filter,
+      must: [{ multi_match: { query: text, fields: ['text', 'text.plain^0.5'], type: 'most_fields' } }],
+    },
+  };
+}
+
+function toChunk(h: estypes.SearchHit<ChunkDoc>): StoredChunk {
+  const s = h._source as ChunkDoc;
+  return {
+    id: h._id ?? chunkId(s.documentId, s.chunkIndex),
+    accountId: s.accountId,
+    docSetName: s.docSetName,
+    documentId: s.documentId,
+    fileName: s.fileName,
+    pageNumber: s.pageNumber,
+    sourceType: s.sourceType,
+    sourceId: s.sourceId,
+    chunkIndex: s.chunkIndex,
+    text: s.text,
+  };
+}
+
+function dropReason(error: unknown): string {
+  const e = error as { type?: string; reason?: string } | null;
+  return e?.type ? `${e.type}: ${e.reason ?? ''}`.slice(0, 500) : 'rejected by Elasticsearch';
+}
+
+/** Connection failures become DEPENDENCY_UNAVAILABLE; the rest keep their type, minus payloads. */
+function normaliseError(err: unknown): unknown {
+  if (err instanceof PartialIndexingError || err instanceof DomainError || err instanceof RangeError)
+    return err;
+  if (
+    err instanceof esErrors.ConnectionError ||
+    err instanceof esErrors.TimeoutError ||
+    err instanceof esErrors.NoLivingConnectionsError
+  ) {
+    return new DomainError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Search engine unavailable');
+  }
+  if (err instanceof esErrors.ResponseError) {
+    const type = (err.body as { error?: { type?: string; reason?: string } })?.error;
+    return new Error(
+      `Elasticsearch ${err.statusCode}: ${type?.type ?? 'error'} ${type?.reason ?? ''}`.trim(),
+    );
+  }
+  return err;
 }

@@ -9,8 +9,93 @@ export interface EngineHealth {
   detail?: string;
 }
 
+/** One indexed chunk of a document page. */
+export interface ChunkRecord {
+  accountId: string;
+  docSetName: string;
+  documentId: string;
+  fileName: string;
+  /** 1-based physical page number, as a string (the spec's citation field type). */
+  pageNumber: string;
+  /** `S3`, `SHAREPOINT` or `GOOGLEDRIVE`. */
+  sourceType: string;
+  /** Identifier of the file in its source (key, item id, file id). */
+  sourceId: string;
+  /** Position of the chunk in its document, 0-based; with documentId it makes the chunk id. */
+  chunkIndex: number;
+  text: string;
+  /** Vector from the configured embedder; its length must equal the index's dimensions. */
+  embedding: number[];
+}
+
+/** A chunk as returned by search (no embedding). */
+export type StoredChunk = Omit<ChunkRecord, 'embedding'> & { id: string };
+
+export type SearchMode = 'hybrid' | 'bm25' | 'vector';
+
+export interface SearchQuery {
+  accountId: string;
+  /** Only chunks of these docsets (of this account) are searched. Empty means no results. */
+  docSetNames: string[];
+  /** Query text for the BM25 leg. */
+  text: string;
+  /** Query vector for the kNN leg (the embedder's embedQuery). Without it, hybrid is BM25 only. */
+  vector?: number[];
+  /** Number of hits returned, 1-1000. */
+  limit: number;
+  /** Vector-leg cut-off on cosine similarity (-1..1); hits of the kNN leg below it are dropped. */
+  minimumSimilarityScore: number;
+  /** Default `hybrid`: BM25 and kNN fused with reciprocal rank fusion. */
+  mode?: SearchMode;
+}
+
+export interface SearchHit {
+  chunk: StoredChunk;
+  /** Ranking score: the RRF score in hybrid mode, the leg's own score otherwise. */
+  score: number;
+  /** 1-based rank in the BM25 leg, when the chunk came from it. */
+  bm25Rank?: number;
+  /** 1-based rank in the kNN leg, when the chunk came from it. */
+  vectorRank?: number;
+  /** Cosine similarity to the query vector, when the chunk came from the kNN leg. */
+  similarity?: number;
+}
+
+export interface SearchIndexStats {
+  engine: SearchEngineName;
+  /** Physical index (ES index or embedded table) behind the alias. */
+  indexName: string;
+  indexVersion: number;
+  embeddingModel: string;
+  dimensions: number;
+  /** Chunk count, for the account when one was given, else for the whole index. */
+  chunks: number;
+}
+
+export interface UpsertResult {
+  indexed: number;
+}
+
+/** Chunk id: deterministic, so re-indexing a document overwrites its chunks instead of adding. */
+export function chunkId(documentId: string, chunkIndex: number): string {
+  return `${documentId}:${chunkIndex}`;
+}
+
 export interface SearchIndex {
   readonly engine: SearchEngineName;
+  /**
+   * Writes chunks (insert or replace by chunk id). Visible to search when the promise resolves.
+   * Rejects with PartialIndexingError (listing every failed chunk) when some chunks were refused;
+   * the others are written, and a retry is safe because ids are deterministic.
+   */
+  upsert(chunks: ChunkRecord[]): Promise<UpsertResult>;
+  /** Deletes every chunk of one document of the account; resolves to the number deleted. */
+  deleteByDocument(accountId: string, documentId: string): Promise<number>;
+  deleteByDocSet(accountId: string, docSetName: string): Promise<number>;
+  deleteByAccount(accountId: string): Promise<number>;
+  /** Hits of the account's docsets only, best first. */
+  search(query: SearchQuery): Promise<SearchHit[]>;
+  stats(accountId?: string): Promise<SearchIndexStats>;
   /** Cheap liveness check used by /health. Never throws. */
   health(): Promise<EngineHealth>;
   /** Releases connections and file handles. */

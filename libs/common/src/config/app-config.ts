@@ -31,12 +31,14 @@ export interface AppConfig {
   temporalUiPort: number;
   temporalTaskQueue: string;
   elasticsearchUrl?: string;
+  searchIndexPrefix: string;
   s3Endpoint?: string;
   s3Region: string;
   s3ForcePathStyle: boolean;
   s3Bucket?: string;
   cohereApiKey?: string;
   cohereBaseUrl?: string;
+  cohereEmbedModel: string;
   smtpUrl?: string;
   graphBaseUrl?: string;
   msAuthorityHost?: string;

@@ -124,6 +124,13 @@ export const CONFIG_VARIABLES = [
       'URL of the Elasticsearch 8.x cluster. Unset: the embedded search engine in DATA_DIR/search.',
   },
   {
+    name: 'SEARCH_INDEX_PREFIX',
+    kind: 'string',
+    default: 'docqa-chunks',
+    description:
+      'Name of the Elasticsearch chunk alias and prefix of its versioned indices and templates (`<prefix>-v<n>-<embedder>-<dims>`).',
+  },
+  {
     name: 'S3_ENDPOINT',
     kind: 'url',
     description: 'S3 endpoint override (S3-compatible stores). Unset: AWS.',
@@ -147,6 +154,13 @@ export const CONFIG_VARIABLES = [
     description: 'Cohere API key. Unset: the local provider (hashing embedder, extractive answers).',
   },
   { name: 'COHERE_BASE_URL', kind: 'url', description: 'Cohere API base URL override.' },
+  {
+    name: 'COHERE_EMBED_MODEL',
+    kind: 'string',
+    default: 'embed-english-v3.0',
+    description:
+      'Cohere embedding model (used when COHERE_API_KEY is set). Changing it starts a new search index version; re-index documents afterwards.',
+  },
   {
     name: 'SMTP_URL',
     kind: 'url',

@@ -1,0 +1,114 @@
+import { Logger } from '@nestjs/common';
+import { CohereClientV2, CohereError, CohereTimeoutError } from 'cohere-ai';
+import { DomainError, ErrorCode } from '@docqa/common';
+import type { Embedder } from './embedder.port';
+
+/** Cohere's limit of texts per embed call. */
+export const COHERE_EMBED_BATCH = 96;
+
+/** Output sizes of Cohere's embedding models (embed-v4.0 at its default output dimension). */
+export const COHERE_EMBED_DIMENSIONS: Record<string, number> = {
+  'embed-english-v3.0': 1024,
+  'embed-multilingual-v3.0': 1024,
+  'embed-english-light-v3.0': 384,
+  'embed-multilingual-light-v3.0': 384,
+  'embed-v4.0': 1536,
+};
+
+export interface CohereEmbedderOptions {
+  apiKey: string;
+  model: string;
+  /** COHERE_BASE_URL; unset means Cohere's production endpoint. */
+  baseUrl?: string;
+  /** Attempts per batch on 429/5xx/network errors (default 5). */
+  maxAttempts?: number;
+  /** First backoff delay; doubles each attempt with jitter (default 500 ms, capped at 20 s). */
+  backoffMs?: number;
+  timeoutSeconds?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Cohere v2 embed through the official SDK, batched and retried with exponential backoff. */
+export class CohereEmbedder implements Embedder {
+  readonly modelName: string;
+  readonly dimensions: number;
+  private readonly client: CohereClientV2;
+  private readonly log = new Logger('CohereEmbedder');
+
+  constructor(private readonly o: CohereEmbedderOptions) {
+    const dims = COHERE_EMBED_DIMENSIONS[o.model];
+    if (!dims) {
+      throw new Error(
+        `COHERE_EMBED_MODEL "${o.model}" is not a known embedding model (${Object.keys(COHERE_EMBED_DIMENSIONS).join(', ')})`,
+      );
+    }
+    this.modelName = o.model;
+    this.dimensions = dims;
+    this.client = new CohereClientV2({
+      token: o.apiKey,
+      ...(o.baseUrl ? { environment: o.baseUrl.replace(/\/+$/, '') } : {}),
+      clientName: 'docqa',
+    });
+  }
+
+  async embedDocuments(texts: string[]): Promise<number[][]> {
+    const out: number[][] = [];
+    for (let i = 0; i < texts.length; i += COHERE_EMBED_BATCH) {
+      out.push(...(await this.embedBatch(texts.slice(i, i + COHERE_EMBED_BATCH), 'search_document')));
+    }
+    return out;
+  }
+
+  async embedQuery(text: string): Promise<number[]> {
+    const [v] = await this.embedBatch([text], 'search_query');
+    return v;
+  }
+
+  private async embedBatch(
+    texts: string[],
+    inputType: 'search_document' | 'search_query',
+  ): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    const maxAttempts = this.o.maxAttempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const r = await this.client.embed(
+          { model: this.o.model, texts, inputType, embeddingTypes: ['float'], truncate: 'END' },
+          { maxRetries: 0, timeoutInSeconds: this.o.timeoutSeconds ?? 60 },
+        );
+        const vectors = r.embeddings.float;
+        if (
+          !vectors ||
+          vectors.length !== texts.length ||
+          vectors.some((v) => v.length !== this.dimensions)
+        ) {
+          throw new DomainError(
+            ErrorCode.DEPENDENCY_UNAVAILABLE,
+            'Embedding provider returned malformed vectors',
+          );
+        }
+        return vectors;
+      } catch (err) {
+        const status = err instanceof CohereError ? err.statusCode : undefined;
+        const retryable =
+          err instanceof CohereTimeoutError ||
+          (err instanceof CohereError && (status === undefined || status === 429 || status >= 500)) ||
+          (err instanceof TypeError && /fetch/i.test(err.message));
+        if (!retryable || attempt >= maxAttempts) {
+          if (err instanceof DomainError) throw err;
+          throw new DomainError(
+            ErrorCode.DEPENDENCY_UNAVAILABLE,
+            `Embedding provider unavailable${status ? ` (HTTP ${status})` : ''}`,
+          );
+        }
+        const base = (this.o.backoffMs ?? 500) * 2 ** (attempt - 1);
+        const delay = Math.min(base * (0.75 + Math.random() * 0.5), 20_000);
+        this.log.warn(
+          `embed attempt ${attempt} failed${status ? ` with HTTP ${status}` : ''}; retrying in ${Math.round(delay)} ms`,
+        );
+        await sleep(delay);
+      }
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import { LocalHashingEmbedder, lightStem, normaliseText } from './local-hashing.embedder';
+
+const cos = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
+
+describe('LocalHashingEmbedder', () => {
+  const e = new LocalHashingEmbedder();
+
+  it('is deterministic, L2-normalised and sized by dimensions', async () => {
+    const [a] = await e.embedDocuments(['Set all page margins with the geometry package']);
+    const b = await e.embedQuery('Set all page margins with the geometry package');
+    expect(a).toEqual(b);
+    expect(a).toHaveLength(768);
+    expect(Math.sqrt(cos(a, a))).toBeCloseTo(1, 10);
+    expect(new LocalHashingEmbedder({ dimensions: 512 }).embed('x')).toHaveLength(512);
+    expect(e.modelName).toBe('docqa-local-hash-v1');
+    expect(() => new LocalHashingEmbedder({ dimensions: 3 })).toThrow(RangeError);
+  });
+
+  it('never returns a zero vector', () => {
+    for (const t of ['', '   ', '?!.', '😀']) {
+      expect(Math.sqrt(cos(e.embed(t), e.embed(t)))).toBeCloseTo(1, 10);
+    }
+  });
+
+  it('puts misspellings and word forms close to the original', () => {
+    const doc = e.embed('The geometry package sets page margins and paper size');
+    const unrelated = e.embed('Mnesia transactions replicate tables across Erlang nodes');
+    const typo = e.embed('geomtry margns');
+    expect(cos(typo, doc)).toBeGreaterThan(0.1);
+    expect(cos(typo, doc)).toBeGreaterThan(2 * cos(typo, unrelated));
+    expect(cos(e.embed('margin'), doc)).toBeGreaterThan(0.1);
+    expect(cos(e.embed('papers sizes'), doc)).toBeGreaterThan(cos(e.embed('papers sizes'), unrelated));
+  });
+
+  it('normalises case, accents and unicode', () => {
+    expect(normaliseText('Größe CAFÉ ﬁle')).toBe('grosse cafe file');
+    expect(cos(e.embed('café crème'), e.embed('CAFE CREME'))).toBeCloseTo(1, 6);
+    expect(cos(e.embed('日本語の検索'), e.embed('日本語の検索'))).toBeCloseTo(1, 6);
+  });
+
+  it('strips common English suffixes', () => {
+    expect(lightStem('margins')).toBe('margin');
+    expect(lightStem('settings')).toBe('sett');
+    expect(lightStem('libraries')).toBe('library');
+    expect(lightStem('run')).toBe('run');
+  });
+});

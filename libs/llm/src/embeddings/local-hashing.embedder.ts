@@ -1,0 +1,136 @@
+import type { Embedder } from './embedder.port';
+
+/** Words that carry little meaning in English; they get a tenth of a word's weight. */
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be but by for from has have he her his i if in into is it its me my no not of on or ' +
+    'our she so than that the their them then there these they this those to was we were what when where ' +
+    'which who whom why will with would you your can do does did how all any'
+  ).split(' '),
+);
+
+/** 32-bit FNV-1a over UTF-16 code units, then a murmur3 finaliser for better bit mixing. */
+function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** Lowercase, compatibility-normalised, accents removed: "Größe" -> "grosse", "café" -> "cafe". */
+export function normaliseText(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss');
+}
+
+/** Letters/digits runs; CJK and other scripts without spaces fall back to character n-grams. */
+function tokens(s: string): string[] {
+  return normaliseText(s).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** A crude English suffix stripper, so word forms share a feature ("margins" ~ "margin"). */
+export function lightStem(w: string): string {
+  if (w.length <= 4) return w;
+  for (const suf of [
+    'ations',
+    'ation',
+    'ings',
+    'ing',
+    'edly',
+    'ies',
+    'ied',
+    'ers',
+    'er',
+    'ed',
+    'es',
+    'ly',
+    's',
+  ]) {
+    if (w.endsWith(suf) && w.length - suf.length >= 3) {
+      const base = w.slice(0, -suf.length);
+      return suf === 'ies' || suf === 'ied' ? `${base}y` : base;
+    }
+  }
+  return w;
+}
+
+export interface LocalHashingEmbedderOptions {
+  /** Vector length; default 768. */
+  dimensions?: number;
+}
+
+/**
+ * Deterministic local embedder (no model, no network): signed feature hashing of words, light stems,
+ * word bigrams and character 3- and 4-grams of each word, with sublinear term frequency, then L2
+ * normalisation. Cosine similarity then measures word and sub-word overlap, which is what lets the
+ * vector leg match misspellings ("geomtry") and word forms ("margins"/"margin") that BM25 misses.
+ */
+export class LocalHashingEmbedder implements Embedder {
+  readonly dimensions: number;
+  readonly modelName: string;
+
+  constructor(o: LocalHashingEmbedderOptions = {}) {
+    this.dimensions = o.dimensions ?? 768;
+    if (!Number.isInteger(this.dimensions) || this.dimensions < 16 || this.dimensions > 4096) {
+      throw new RangeError('dimensions must be an integer 16-4096');
+    }
+    this.modelName = 'docqa-local-hash-v1';
+  }
+
+  async embedDocuments(texts: string[]): Promise<number[][]> {
+    return texts.map((t) => this.embed(t));
+  }
+
+  async embedQuery(text: string): Promise<number[]> {
+    return this.embed(text);
+  }
+
+  /** Synchronous core, exported for benchmarks and tests. */
+  embed(text: string): number[] {
+    const features = new Map<string, number>();
+    const add = (f: string, w: number) => features.set(f, (features.get(f) ?? 0) + w);
+    const words = tokens(text);
+    let prev: string | undefined;
+    for (const w of words) {
+      const weight = STOP_WORDS.has(w) ? 0.1 : 1;
+      add(`w:${w}`, weight);
+      const stem = lightStem(w);
+      add(`s:${stem}`, 0.5 * weight);
+      if (weight === 1) {
+        const padded = `<${w}>`;
+        const grams: string[] = [];
+        for (const n of [3, 4]) {
+          for (let i = 0; i + n <= padded.length; i++) grams.push(padded.slice(i, i + n));
+        }
+        // a word's n-grams together outweigh the word itself, so misspellings stay close
+        const gw = 1.5 / Math.sqrt(Math.max(grams.length, 1));
+        for (const g of grams) add(`c:${g}`, gw);
+      }
+      if (prev !== undefined) add(`b:${prev} ${w}`, 0.5 * weight);
+      prev = w;
+    }
+    if (features.size === 0) add('empty', 1); // never a zero vector (cosine is undefined on it)
+    const v = new Float64Array(this.dimensions);
+    for (const [f, tf] of features) {
+      const h = hash32(f);
+      const sign = h & 1 ? 1 : -1;
+      v[(h >>> 1) % this.dimensions] += sign * (1 + Math.log(tf > 1 ? tf : 1)) * Math.min(tf, 1);
+    }
+    let norm = 0;
+    for (let i = 0; i < v.length; i++) norm += v[i] * v[i];
+    norm = Math.sqrt(norm) || 1;
+    const out = new Array<number>(this.dimensions);
+    for (let i = 0; i < v.length; i++) out[i] = v[i] / norm;
+    return out;
+  }
+}

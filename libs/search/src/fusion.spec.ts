@@ -1,0 +1,96 @@
+import { reciprocalRankFusion, RRF_K, runSearch, RetrievalLegs, LegHit } from './fusion';
+import type { SearchQuery, StoredChunk } from './search.port';
+
+const id = (s: string) => s;
+
+describe('reciprocalRankFusion', () => {
+  it('sums 1/(k + rank) over lists', () => {
+    const out = reciprocalRankFusion([{ items: ['a', 'b', 'c'] }, { items: ['c', 'a', 'd'] }], id);
+    const score = Object.fromEntries(out.map((f) => [f.item, f.score]));
+    expect(score.a).toBeCloseTo(1 / (RRF_K + 1) + 1 / (RRF_K + 2));
+    expect(score.c).toBeCloseTo(1 / (RRF_K + 3) + 1 / (RRF_K + 1));
+    expect(score.b).toBeCloseTo(1 / (RRF_K + 2));
+    expect(score.d).toBeCloseTo(1 / (RRF_K + 3));
+    expect(out.map((f) => f.item)).toEqual(['a', 'c', 'b', 'd']);
+    expect(out[0].ranks).toEqual([1, 2]);
+    expect(out[3].ranks).toEqual([undefined, 3]);
+  });
+
+  it('puts an item ranked well in both lists above one ranked first in only one', () => {
+    const out = reciprocalRankFusion([{ items: ['x', 'both'] }, { items: ['y', 'both'] }], id);
+    expect(out[0].item).toBe('both');
+  });
+
+  it('breaks ties by best rank, then first appearance, deterministically', () => {
+    const out = reciprocalRankFusion([{ items: ['a', 'b'] }, { items: ['b', 'a'] }], id);
+    expect(out.map((f) => f.item)).toEqual(['a', 'b']);
+    const single = reciprocalRankFusion([{ items: ['p'] }, { items: ['q'] }], id);
+    expect(single.map((f) => f.item)).toEqual(['p', 'q']);
+  });
+
+  it('honours k, weights, limit; counts duplicates in one list once', () => {
+    const out = reciprocalRankFusion([{ items: ['a', 'a', 'b'] }, { items: ['b'], weight: 3 }], id, {
+      k: 0,
+      limit: 1,
+    });
+    expect(out).toEqual([{ item: 'b', score: 1 / 3 + 3, ranks: [3, 1] }]);
+    expect(reciprocalRankFusion([], id)).toEqual([]);
+    expect(() => reciprocalRankFusion([], id, { k: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('runSearch', () => {
+  const chunk = (n: string): StoredChunk => ({
+    id: n,
+    accountId: 'acc',
+    docSetName: 'ds',
+    documentId: 'd',
+    fileName: 'f.pdf',
+    pageNumber: '1',
+    sourceType: 'S3',
+    sourceId: 's',
+    chunkIndex: 0,
+    text: n,
+  });
+  const hits = (...ids: string[]): LegHit[] => ids.map((i, n) => ({ chunk: chunk(i), score: 10 - n }));
+  const legs: RetrievalLegs = {
+    bm25: async () => hits('a', 'b', 'c'),
+    vector: async () => hits('c', 'd'),
+  };
+  const q: SearchQuery = {
+    accountId: 'acc',
+    docSetNames: ['ds'],
+    text: 'x',
+    vector: [1, 0],
+    limit: 10,
+    minimumSimilarityScore: 0,
+  };
+
+  it('fuses both legs in hybrid mode and reports leg ranks', async () => {
+    const out = await runSearch(q, legs, 2);
+    expect(out.map((h) => h.chunk.id)).toEqual(['c', 'a', 'b', 'd']);
+    expect(out[0]).toMatchObject({ bm25Rank: 3, vectorRank: 1, similarity: 10 });
+  });
+
+  it('runs one leg in bm25 and vector modes, and BM25 only without a vector', async () => {
+    expect((await runSearch({ ...q, mode: 'bm25' }, legs, 2)).map((h) => h.chunk.id)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
+    expect((await runSearch({ ...q, mode: 'vector' }, legs, 2)).map((h) => h.chunk.id)).toEqual(['c', 'd']);
+    expect((await runSearch({ ...q, vector: undefined }, legs, 2)).map((h) => h.chunk.id)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
+  });
+
+  it('returns nothing without docsets and validates the query', async () => {
+    expect(await runSearch({ ...q, docSetNames: [] }, legs, 2)).toEqual([]);
+    await expect(runSearch({ ...q, vector: [1, 2, 3] }, legs, 2)).rejects.toThrow(/dimensions/);
+    await expect(runSearch({ ...q, limit: 0 }, legs, 2)).rejects.toThrow(/limit/);
+    await expect(runSearch({ ...q, accountId: '' }, legs, 2)).rejects.toThrow(/accountId/);
+    await expect(runSearch({ ...q, mode: 'vector', vector: undefined }, legs, 2)).rejects.toThrow(/vector/);
+  });
+});

@@ -1,0 +1,74 @@
+import type { EmbeddingSpace } from '@docqa/common';
+import type { ChunkRecord } from './search.port';
+import type { ChunkFailure } from './search.errors';
+
+/**
+ * Version of the chunk index layout (mapping, analysers, schema). Bump it when the layout changes:
+ * the adapters then build a new index and move the data (Elasticsearch: new index + alias swap).
+ */
+export const INDEX_LAYOUT_VERSION = 1;
+
+/** `embed-english-v3.0` -> `embed-english-v3-0`: safe in ES index names and table names. */
+export function slug(s: string): string {
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'model'
+  );
+}
+
+/** Physical index name: layout version + embedding space, so two embedders never share an index. */
+export function versionedIndexName(
+  prefix: string,
+  space: EmbeddingSpace,
+  version = INDEX_LAYOUT_VERSION,
+): string {
+  return `${prefix}-v${version}-${slug(space.modelName)}-${space.dimensions}`;
+}
+
+const MAX_TEXT_CHARS = 1_000_000;
+
+/** Checks one chunk before it is sent to an engine; returns the reason it is refused, if any. */
+export function chunkProblem(c: ChunkRecord, dimensions: number): string | undefined {
+  for (const f of [
+    'accountId',
+    'docSetName',
+    'documentId',
+    'fileName',
+    'pageNumber',
+    'sourceType',
+  ] as const) {
+    if (typeof c[f] !== 'string' || c[f] === '') return `${f} is required`;
+  }
+  if (typeof c.sourceId !== 'string') return 'sourceId must be a string';
+  if (!Number.isInteger(c.chunkIndex) || c.chunkIndex < 0) return 'chunkIndex must be an integer >= 0';
+  if (typeof c.text !== 'string') return 'text must be a string';
+  if (c.text.length > MAX_TEXT_CHARS) return `text is longer than ${MAX_TEXT_CHARS} characters`;
+  if (!Array.isArray(c.embedding) || c.embedding.length !== dimensions) {
+    return `embedding must have ${dimensions} dimensions`;
+  }
+  if (!c.embedding.every((x) => Number.isFinite(x))) return 'embedding has a non-finite value';
+  if (c.embedding.every((x) => x === 0)) return 'embedding is all zeros (cosine is undefined)';
+  return undefined;
+}
+
+/** Splits a batch into valid chunks (last write wins per id) and refused ones. */
+export function partitionChunks(
+  chunks: ChunkRecord[],
+  dimensions: number,
+  id: (c: ChunkRecord) => string,
+): { valid: ChunkRecord[]; failures: ChunkFailure[] } {
+  const byId = new Map<string, ChunkRecord>();
+  const failures: ChunkFailure[] = [];
+  for (const c of chunks) {
+    const problem = chunkProblem(c, dimensions);
+    const cid = typeof c.documentId === 'string' ? id(c) : '(no documentId)';
+    if (problem) failures.push({ id: cid, reason: problem });
+    else {
+      byId.delete(cid);
+      byId.set(cid, c);
+    }
+  }
+  return { valid: [...byId.values()], failures };
+}

@@ -1,0 +1,22 @@
+/** One chunk the engine refused, with the engine's reason (never the chunk text). */
+export interface ChunkFailure {
+  id: string;
+  reason: string;
+}
+
+/**
+ * Some chunks of an upsert were not written. The others were, and chunk ids are deterministic,
+ * so the caller (an indexing activity) can retry the whole batch safely.
+ */
+export class PartialIndexingError extends Error {
+  constructor(
+    readonly indexed: number,
+    readonly failures: ChunkFailure[],
+  ) {
+    super(
+      `${failures.length} of ${indexed + failures.length} chunks were not indexed` +
+        (failures.length ? ` (first: ${failures[0].id}: ${failures[0].reason})` : ''),
+    );
+    this.name = 'PartialIndexingError';
+  }
+}
