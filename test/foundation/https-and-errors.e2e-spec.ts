@@ -79,7 +79,7 @@ describe('HTTPS only and the two error conventions', () => {
     expect(res.body).toEqual({
       name: 'docqa',
       version: require('../../package.json').version,
-      commit: expect.anything(),
+      commit: expect.stringMatching(/^[0-9a-f]{40}$/),
     });
   });
 

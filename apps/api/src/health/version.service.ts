@@ -16,16 +16,37 @@ function readPackageVersion(): string {
   return '0.0.0';
 }
 
+/** The git directory of a checkout, also when `.git` is a file (worktrees, submodules). */
+function gitDirs(dir: string): { gitDir: string; commonDir: string } | null {
+  const dotGit = path.join(dir, '.git');
+  if (!fs.existsSync(dotGit)) return null;
+  let gitDir = dotGit;
+  if (fs.statSync(dotGit).isFile()) {
+    const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
+    if (!m) return null;
+    gitDir = path.resolve(dir, m[1].trim());
+  }
+  const commonFile = path.join(gitDir, 'commondir');
+  const commonDir = fs.existsSync(commonFile)
+    ? path.resolve(gitDir, fs.readFileSync(commonFile, 'utf8').trim())
+    : gitDir;
+  return { gitDir, commonDir };
+}
+
 /** Commit from GIT_COMMIT, else from .git, read once at start-up. */
 function readGitCommit(): string | null {
   for (const dir of [ROOT, path.resolve(ROOT, '..')]) {
     try {
-      const head = fs.readFileSync(path.join(dir, '.git', 'HEAD'), 'utf8').trim();
+      const dirs = gitDirs(dir);
+      if (!dirs) continue;
+      const head = fs.readFileSync(path.join(dirs.gitDir, 'HEAD'), 'utf8').trim();
       if (!head.startsWith('ref: ')) return head;
       const ref = head.slice(5);
-      const refFile = path.join(dir, '.git', ref);
-      if (fs.existsSync(refFile)) return fs.readFileSync(refFile, 'utf8').trim();
-      const packed = fs.readFileSync(path.join(dir, '.git', 'packed-refs'), 'utf8');
+      for (const base of [dirs.gitDir, dirs.commonDir]) {
+        const refFile = path.join(base, ref);
+        if (fs.existsSync(refFile)) return fs.readFileSync(refFile, 'utf8').trim();
+      }
+      const packed = fs.readFileSync(path.join(dirs.commonDir, 'packed-refs'), 'utf8');
       const line = packed.split('\n').find((l) => l.endsWith(' ' + ref));
       if (line) return line.split(' ')[0];
     } catch {
