@@ -25,6 +25,8 @@ export interface ElasticsearchSearchIndexOptions {
   flushBytes?: number;
   /** Parallel bulk requests; default 2. */
   bulkConcurrency?: number;
+  /** Index layout version; only tests of the upgrade path set it. */
+  layoutVersion?: number;
 }
 
 /** Stored document: the chunk without nothing renamed, so _source maps 1:1 to the domain type. */
@@ -43,7 +45,10 @@ const SOURCE_FIELDS = [
 ];
 
 /** Index settings and mappings of one layout version; `_meta` records what the index holds. */
-export function chunkIndexTemplate(space: EmbeddingSpace): {
+export function chunkIndexTemplate(
+  space: EmbeddingSpace,
+  layoutVersion = INDEX_LAYOUT_VERSION,
+): {
   settings: estypes.IndicesIndexSettings;
   mappings: estypes.MappingTypeMapping;
 } {
@@ -56,7 +61,7 @@ export function chunkIndexTemplate(space: EmbeddingSpace): {
     mappings: {
       dynamic: 'strict',
       _meta: {
-        layoutVersion: INDEX_LAYOUT_VERSION,
+        layoutVersion,
         embeddingModel: space.modelName,
         dimensions: space.dimensions,
       },
@@ -111,7 +116,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     assertIndexPrefix(o.prefix);
     this.client = new Client({ node: o.url, requestTimeout: 30000, maxRetries: 2 });
     this.alias = o.prefix;
-    this.indexName = versionedIndexName(o.prefix, o.space);
+    this.indexName = versionedIndexName(o.prefix, o.space, o.layoutVersion ?? INDEX_LAYOUT_VERSION);
   }
 
   /** Creates template, index and alias once per process; migrates from an older index if needed. */
@@ -124,13 +129,14 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   private async setUp(): Promise<void> {
-    const tpl = chunkIndexTemplate(this.o.space);
+    const layoutVersion = this.o.layoutVersion ?? INDEX_LAYOUT_VERSION;
+    const tpl = chunkIndexTemplate(this.o.space, layoutVersion);
     await this.client.indices.putIndexTemplate({
       name: this.indexName,
       index_patterns: [this.indexName],
       priority: 200,
       template: tpl,
-      _meta: { description: 'DocQA chunk index', layoutVersion: INDEX_LAYOUT_VERSION },
+      _meta: { description: 'DocQA chunk index', layoutVersion },
     });
     if (!(await this.client.indices.exists({ index: this.indexName }))) {
       try {
@@ -230,8 +236,8 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     }
     await this.ensureIndex();
     try {
-      const stats = await this.client.helpers.bulk<ChunkRecord>({
-        datasource: valid,
+      const stats = await this.client.helpers.bulk<ChunkDoc>({
+        datasource: valid.map(toDoc),
         onDocument: (c) => ({ index: { _index: this.alias, _id: chunkId(c.documentId, c.chunkIndex) } }),
         onDrop: (d) =>
           failures.push({
@@ -340,7 +346,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     return {
       engine: this.engine,
       indexName: this.indexName,
-      indexVersion: INDEX_LAYOUT_VERSION,
+      indexVersion: this.o.layoutVersion ?? INDEX_LAYOUT_VERSION,
       embeddingModel: this.o.space.modelName,
       dimensions: this.o.space.dimensions,
       chunks: r.count,
@@ -375,6 +381,11 @@ export function bm25Query(
       must: [{ multi_match: { query: text, fields: ['text', 'text.plain^0.5'], type: 'most_fields' } }],
     },
   };
+}
+
+/** 6 decimals keep cosine exact to ~1e-6 (the index quantises to int8) and halve the JSON size. */
+function toDoc(c: ChunkRecord): ChunkDoc {
+  return { ...c, embedding: c.embedding.map((x) => Math.round(x * 1e6) / 1e6) };
 }
 
 function toChunk(h: estypes.SearchHit<ChunkDoc>): StoredChunk {

@@ -215,7 +215,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       .query()
       .fullTextSearch(q.text, { columns: 'text' })
       .where(this.scope(q))
-      .select(COLUMNS)
+      .select([...COLUMNS, '_score'])
       .limit(size)
       .toArray()) as Array<Row & { _score: number }>;
     return rows.map((r) => ({ chunk: toChunk(r), score: r._score }));
@@ -231,7 +231,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       .nearestTo(q.vector)
       .distanceType('cosine')
       .where(this.scope(q))
-      .select(COLUMNS)
+      .select([...COLUMNS, '_distance'])
       .limit(size)
       .toArray()) as Array<Row & { _distance: number }>;
     const out: LegHit[] = [];

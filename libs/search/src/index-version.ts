@@ -42,7 +42,9 @@ export function chunkProblem(c: ChunkRecord, dimensions: number): string | undef
     if (typeof c[f] !== 'string' || c[f] === '') return `${f} is required`;
   }
   if (typeof c.sourceId !== 'string') return 'sourceId must be a string';
-  if (!Number.isInteger(c.chunkIndex) || c.chunkIndex < 0) return 'chunkIndex must be an integer >= 0';
+  if (!Number.isInteger(c.chunkIndex) || c.chunkIndex < 0 || c.chunkIndex > 2 ** 31 - 1) {
+    return 'chunkIndex must be an integer 0-2147483647';
+  }
   if (typeof c.text !== 'string') return 'text must be a string';
   if (c.text.length > MAX_TEXT_CHARS) return `text is longer than ${MAX_TEXT_CHARS} characters`;
   if (!Array.isArray(c.embedding) || c.embedding.length !== dimensions) {

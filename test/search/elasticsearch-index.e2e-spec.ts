@@ -1,0 +1,117 @@
+import { LocalHashingEmbedder } from '@docqa/llm';
+import { ChunkRecord, ElasticsearchSearchIndex, PartialIndexingError, SearchQuery } from '@docqa/search';
+import { infra, uniqueName } from '../support/infra';
+import { deleteEsPrefix } from './es-cleanup';
+
+/** Elasticsearch-specific behaviour: template/alias layout, bulk failures, mapping upgrades. */
+describe('ElasticsearchSearchIndex', () => {
+  const embedder = new LocalHashingEmbedder();
+  const space = { modelName: embedder.modelName, dimensions: embedder.dimensions };
+  const prefix = uniqueName('docqa-test-es');
+  const open: ElasticsearchSearchIndex[] = [];
+  const make = (o: Partial<ConstructorParameters<typeof ElasticsearchSearchIndex>[0]> = {}) => {
+    const i = new ElasticsearchSearchIndex({ url: infra().elasticsearchUrl, prefix, space, ...o });
+    open.push(i);
+    return i;
+  };
+  const chunk = (text: string, n: number): ChunkRecord => ({
+    accountId: 'acc',
+    docSetName: 'ds',
+    documentId: 'doc',
+    fileName: 'f.pdf',
+    pageNumber: String(n + 1),
+    sourceType: 'S3',
+    sourceId: 'f.pdf',
+    chunkIndex: n,
+    text,
+    embedding: embedder.embed(text),
+  });
+  const q = (text: string): SearchQuery => ({
+    accountId: 'acc',
+    docSetNames: ['ds'],
+    text,
+    vector: embedder.embed(text),
+    limit: 5,
+    minimumSimilarityScore: 0,
+  });
+
+  afterAll(async () => {
+    await deleteEsPrefix(open[0].client, prefix);
+    for (const i of open) await i.close();
+  });
+
+  it('creates a versioned index from its template, behind the alias, with the agreed mapping', async () => {
+    const idx = make();
+    await idx.upsert([chunk('Running runners ran to the marathon finish', 0)]);
+    expect(idx.indexName).toBe(`${prefix}-v1-docqa-local-hash-v1-768`);
+    const alias = await idx.client.indices.getAlias({ name: prefix });
+    expect(Object.keys(alias)).toEqual([idx.indexName]);
+    const tpl = await idx.client.indices.getIndexTemplate({ name: idx.indexName });
+    expect(tpl.index_templates[0].index_template.index_patterns).toEqual([idx.indexName]);
+    const m = (await idx.client.indices.getMapping({ index: idx.indexName }))[idx.indexName].mappings;
+    expect(m._meta).toEqual({ layoutVersion: 1, embeddingModel: 'docqa-local-hash-v1', dimensions: 768 });
+    expect(m.properties).toMatchObject({
+      accountId: { type: 'keyword' },
+      docSetName: { type: 'keyword' },
+      text: { type: 'text', analyzer: 'english', fields: { plain: { type: 'text', analyzer: 'standard' } } },
+      embedding: {
+        type: 'dense_vector',
+        dims: 768,
+        similarity: 'cosine',
+        index_options: { type: 'int8_hnsw' },
+      },
+    });
+    // the English analyser stems: "run" matches "Running runners ran" only through stemming
+    const hits = await idx.search({ ...q('run'), mode: 'bm25' });
+    expect(hits).toHaveLength(1);
+    expect((await idx.stats()).indexName).toBe(idx.indexName);
+  });
+
+  it('reports bulk items Elasticsearch refuses (not swallowed)', async () => {
+    const idx = make();
+    await idx.ensureIndex();
+    await idx.client.indices.putSettings({ index: idx.indexName, settings: { 'index.blocks.write': true } });
+    try {
+      const err = await idx
+        .upsert([chunk('blocked one', 10), chunk('blocked two', 11)])
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PartialIndexingError);
+      expect((err as PartialIndexingError).failures).toEqual([
+        { id: 'doc:10', reason: expect.stringContaining('cluster_block_exception') },
+        { id: 'doc:11', reason: expect.stringContaining('cluster_block_exception') },
+      ]);
+    } finally {
+      await idx.client.indices.putSettings({
+        index: idx.indexName,
+        settings: { 'index.blocks.write': false },
+      });
+    }
+  });
+
+  it('upgrades the mapping by a new index and an atomic alias swap, keeping the chunks', async () => {
+    const v1 = make();
+    await v1.upsert([chunk('Upgrade me to the next layout', 1)]);
+    const before = (await v1.stats()).chunks;
+    const v2 = make({ layoutVersion: 2 });
+    await v2.ensureIndex();
+    expect(v2.indexName).toBe(`${prefix}-v2-docqa-local-hash-v1-768`);
+    expect(Object.keys(await v2.client.indices.getAlias({ name: prefix }))).toEqual([v2.indexName]);
+    expect(await v2.client.indices.exists({ index: v1.indexName })).toBe(false);
+    expect((await v2.stats()).chunks).toBe(before);
+    const hits = await v2.search(q('upgrade layout'));
+    expect(hits[0].chunk.id).toBe('doc:1');
+  });
+
+  it('moves to a new, empty index when the embedder changes, keeping the old one for rollback', async () => {
+    const other = make({ layoutVersion: 2, space: { modelName: 'embed-english-v3.0', dimensions: 1024 } });
+    await other.ensureIndex();
+    expect(other.indexName).toBe(`${prefix}-v2-embed-english-v3-0-1024`);
+    expect(Object.keys(await other.client.indices.getAlias({ name: prefix }))).toEqual([other.indexName]);
+    expect((await other.stats()).chunks).toBe(0);
+    expect(await other.client.indices.exists({ index: `${prefix}-v2-docqa-local-hash-v1-768` })).toBe(true);
+  });
+
+  it('refuses an invalid prefix', () => {
+    expect(() => make({ prefix: 'Bad Prefix' })).toThrow(/SEARCH_INDEX_PREFIX/);
+  });
+});

@@ -1,0 +1,406 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LocalHashingEmbedder } from '@docqa/llm';
+import {
+  ChunkRecord,
+  ElasticsearchSearchIndex,
+  EmbeddedSearchIndex,
+  PartialIndexingError,
+  SearchIndex,
+  SearchQuery,
+} from '@docqa/search';
+import { infra, uniqueName } from '../support/infra';
+import { deleteEsPrefix } from './es-cleanup';
+
+/**
+ * One contract, two engines: every SearchIndex adapter must pass the same suite against the real
+ * engine (the test Elasticsearch from test/infra, and the embedded engine in a temp dir).
+ */
+const embedder = new LocalHashingEmbedder();
+const space = { modelName: embedder.modelName, dimensions: embedder.dimensions };
+
+interface Subject {
+  index: SearchIndex;
+  reopen?: () => Promise<SearchIndex>;
+  cleanup(): Promise<void>;
+}
+
+const factories: Array<[string, () => Promise<Subject>]> = [
+  [
+    'elasticsearch',
+    async () => {
+      const url = infra().elasticsearchUrl;
+      const prefix = uniqueName('docqa-test-chunks');
+      const index = new ElasticsearchSearchIndex({ url, prefix, space });
+      return {
+        index,
+        cleanup: async () => {
+          await deleteEsPrefix(index.client, prefix);
+          await index.close();
+        },
+      };
+    },
+  ],
+  [
+    'embedded',
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-search-'));
+      let index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 200 });
+      return {
+        index,
+        reopen: async () => {
+          await index.close();
+          index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 200 });
+          return index;
+        },
+        cleanup: async () => {
+          await index.close();
+          fs.rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  ],
+];
+
+let seq = 0;
+function chunk(o: Partial<ChunkRecord> & { text: string }): ChunkRecord {
+  const c = {
+    accountId: 'acc-a',
+    docSetName: 'manuals',
+    documentId: `doc-${++seq}`,
+    fileName: 'manual.pdf',
+    pageNumber: '1',
+    sourceType: 'S3',
+    sourceId: 'bucket/manual.pdf',
+    chunkIndex: 0,
+    ...o,
+  };
+  return { ...c, embedding: o.embedding ?? embedder.embed(c.text) };
+}
+
+function query(o: Partial<SearchQuery> & { text: string }): SearchQuery {
+  return {
+    accountId: 'acc-a',
+    docSetNames: ['manuals'],
+    vector: embedder.embed(o.text),
+    limit: 10,
+    minimumSimilarityScore: 0,
+    ...o,
+  };
+}
+
+const MODES = ['hybrid', 'bm25', 'vector'] as const;
+
+const CORPUS = [
+  'The geometry package sets page margins, paper size and the text area of a LaTeX document.',
+  'Mnesia is a distributed database management system for Erlang applications with replicated tables.',
+  'R is a language and environment for statistical computing and graphics, with data frames and vectors.',
+  'Booktabs produces publication quality tables with rules of different weights above and below.',
+  'Ghostscript colour management converts between ICC profiles for device independent colour.',
+  'EUnit is a lightweight unit testing framework for Erlang with test generators and fixtures.',
+];
+
+/** Basis vector e_i, and unit vectors near it, to craft exact kNN orders. */
+function basis(i: number, dims = space.dimensions): number[] {
+  const v = new Array<number>(dims).fill(0);
+  v[i] = 1;
+  return v;
+}
+function mix(a: number[], b: number[], wa: number): number[] {
+  const wb = Math.sqrt(1 - wa * wa);
+  return a.map((x, i) => wa * x + wb * b[i]);
+}
+
+describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
+  let s: Subject;
+  let index: SearchIndex;
+
+  beforeAll(async () => {
+    s = await make();
+    index = s.index;
+  });
+  afterAll(() => s.cleanup());
+
+  it('an empty index answers searches, stats and deletes with nothing', async () => {
+    for (const mode of MODES) expect(await index.search(query({ text: 'margins', mode }))).toEqual([]);
+    expect(await index.stats()).toMatchObject({
+      chunks: 0,
+      embeddingModel: space.modelName,
+      dimensions: 768,
+    });
+    expect(await index.deleteByDocSet('acc-a', 'manuals')).toBe(0);
+    expect(await index.deleteByDocument('acc-a', 'nope')).toBe(0);
+    expect(await index.deleteByAccount('acc-a')).toBe(0);
+  });
+
+  it('upserts chunks and finds them in every mode, fields intact', async () => {
+    const chunks = CORPUS.map((text, i) =>
+      chunk({
+        text,
+        documentId: 'corpus-doc',
+        chunkIndex: i,
+        pageNumber: String(i + 1),
+        fileName: 'corpus.pdf',
+      }),
+    );
+    expect(await index.upsert(chunks)).toEqual({ indexed: CORPUS.length });
+    for (const mode of MODES) {
+      const hits = await index.search(query({ text: 'geometry page margins', mode }));
+      expect(hits[0].chunk).toEqual({
+        id: 'corpus-doc:0',
+        accountId: 'acc-a',
+        docSetName: 'manuals',
+        documentId: 'corpus-doc',
+        fileName: 'corpus.pdf',
+        pageNumber: '1',
+        sourceType: 'S3',
+        sourceId: 'bucket/manual.pdf',
+        chunkIndex: 0,
+        text: CORPUS[0],
+      });
+    }
+    const hybrid = await index.search(query({ text: 'geometry page margins' }));
+    expect(hybrid[0]).toMatchObject({ bm25Rank: 1, vectorRank: 1 });
+    expect(hybrid[0].similarity).toBeGreaterThan(0.3);
+    expect((await index.stats('acc-a')).chunks).toBe(CORPUS.length);
+  });
+
+  it('re-indexing is idempotent: same ids replace, never duplicate', async () => {
+    const c = chunk({ text: 'Idempotent chunk about quaternions', documentId: 'idem', chunkIndex: 0 });
+    await index.upsert([c]);
+    await index.upsert([
+      { ...c, text: 'Idempotent chunk about octonions', embedding: embedder.embed('octonions') },
+    ]);
+    await index.upsert([c, { ...c, text: 'Idempotent chunk about octonions' }]); // last one in a batch wins
+    const hits = await index.search(query({ text: 'idempotent', mode: 'bm25' }));
+    expect(hits).toHaveLength(1);
+    expect(hits[0].chunk.text).toBe('Idempotent chunk about octonions');
+    expect(await index.deleteByDocument('acc-a', 'idem')).toBe(1);
+  });
+
+  it('keeps tenants apart: same docset name in two accounts never mixes', async () => {
+    await index.upsert([
+      chunk({
+        accountId: 'tenant-1',
+        docSetName: 'shared',
+        text: 'Tenant one secret: the launch code is zebra',
+      }),
+      chunk({
+        accountId: 'tenant-2',
+        docSetName: 'shared',
+        text: 'Tenant two secret: the launch code is zebra',
+      }),
+    ]);
+    for (const [me, other] of [
+      ['tenant-1', 'tenant-2'],
+      ['tenant-2', 'tenant-1'],
+    ]) {
+      for (const mode of MODES) {
+        const hits = await index.search(
+          query({ accountId: me, docSetNames: ['shared'], text: 'launch code zebra', mode }),
+        );
+        expect(hits.length).toBe(1);
+        expect(hits.every((h) => h.chunk.accountId === me)).toBe(true);
+        expect(hits.some((h) => h.chunk.text.includes(other === 'tenant-1' ? 'one' : 'two'))).toBe(false);
+      }
+    }
+    // deletes are scoped too: another account's delete of the same docset touches nothing of ours
+    expect(await index.deleteByDocSet('tenant-3', 'shared')).toBe(0);
+    expect(await index.deleteByAccount('tenant-1')).toBe(1);
+    expect(
+      await index.search(query({ accountId: 'tenant-2', docSetNames: ['shared'], text: 'zebra' })),
+    ).toHaveLength(1);
+    expect(await index.deleteByAccount('tenant-2')).toBe(1);
+  });
+
+  it('filters by docset names', async () => {
+    await index.upsert([
+      chunk({ docSetName: 'ds-one', text: 'Harbour pilots board ships at the breakwater' }),
+      chunk({ docSetName: 'ds-two', text: 'Harbour cranes unload containers at the quay' }),
+    ]);
+    for (const mode of MODES) {
+      const one = await index.search(query({ docSetNames: ['ds-one'], text: 'harbour', mode }));
+      expect(one.map((h) => h.chunk.docSetName)).toEqual(['ds-one']);
+      const both = await index.search(query({ docSetNames: ['ds-one', 'ds-two'], text: 'harbour', mode }));
+      expect(both.map((h) => h.chunk.docSetName).sort()).toEqual(['ds-one', 'ds-two']);
+      expect(await index.search(query({ docSetNames: [], text: 'harbour', mode }))).toEqual([]);
+      expect(await index.search(query({ docSetNames: ['nope'], text: 'harbour', mode }))).toEqual([]);
+    }
+  });
+
+  it('ranks an exact keyword hit first on BM25', async () => {
+    await index.upsert([
+      chunk({
+        docSetName: 'kw',
+        text: 'The heightrounded option avoids underfull vbox warnings in some cases.',
+      }),
+      chunk({ docSetName: 'kw', text: 'Height and width of the body are rounded to whole lines of text.' }),
+      chunk({ docSetName: 'kw', text: 'Rounded corners and heights of boxes are set with options.' }),
+    ]);
+    const hits = await index.search(query({ docSetNames: ['kw'], text: 'heightrounded', mode: 'bm25' }));
+    expect(hits[0].chunk.text).toContain('heightrounded');
+    const hybrid = await index.search(query({ docSetNames: ['kw'], text: 'heightrounded' }));
+    expect(hybrid[0].chunk.text).toContain('heightrounded');
+  });
+
+  it('finds a misspelled query through the vector leg', async () => {
+    const text = 'Replicated Mnesia tables survive node failures through transactions.';
+    await index.upsert([
+      chunk({ docSetName: 'typo', text }),
+      chunk({ docSetName: 'typo', text: 'Ghostscript renders PostScript and PDF files to raster images.' }),
+      chunk({ docSetName: 'typo', text: 'Booktabs rules give tables a clean typographic look.' }),
+    ]);
+    const q = { docSetNames: ['typo'], text: 'replcated mnesai tabels' };
+    expect(await index.search(query({ ...q, mode: 'bm25' }))).toEqual([]);
+    const vector = await index.search(query({ ...q, mode: 'vector' }));
+    expect(vector[0].chunk.text).toBe(text);
+    const hybrid = await index.search(query(q));
+    expect(hybrid[0].chunk.text).toBe(text);
+    expect(hybrid[0].bm25Rank).toBeUndefined();
+  });
+
+  it('fuses legs with reciprocal rank fusion (crafted order) and applies minimumSimilarityScore', async () => {
+    const q = basis(0);
+    const x = chunk({ docSetName: 'rrf', text: 'alpha alpha alpha alpha', embedding: basis(2) }); // BM25 #1 only
+    const z = chunk({
+      docSetName: 'rrf',
+      text: 'alpha beta gamma delta epsilon',
+      embedding: mix(q, basis(1), 0.9),
+    }); // #2 in both
+    const y = chunk({ docSetName: 'rrf', text: 'omega', embedding: q }); // vector #1 only
+    await index.upsert([x, z, y]);
+    const base = { docSetNames: ['rrf'], text: 'alpha', vector: q, minimumSimilarityScore: 0.5 };
+    expect((await index.search(query({ ...base, mode: 'bm25' }))).map((h) => h.chunk.text)).toEqual([
+      x.text,
+      z.text,
+    ]);
+    const vec = await index.search(query({ ...base, mode: 'vector' }));
+    expect(vec.map((h) => h.chunk.text)).toEqual([y.text, z.text]);
+    expect(vec[0].similarity).toBeCloseTo(1, 1);
+    expect(vec[1].similarity).toBeCloseTo(0.9, 1);
+    const hybrid = await index.search(query(base));
+    expect(hybrid.map((h) => [h.chunk.text, h.bm25Rank, h.vectorRank])).toEqual([
+      [z.text, 2, 2],
+      [x.text, 1, undefined],
+      [y.text, undefined, 1],
+    ]);
+    expect(hybrid[0].score).toBeCloseTo(2 / 62, 6);
+    expect(hybrid[1].score).toBeCloseTo(1 / 61, 6);
+    // a higher cut-off drops z from the kNN leg
+    const strict = await index.search(query({ ...base, mode: 'vector', minimumSimilarityScore: 0.95 }));
+    expect(strict.map((h) => h.chunk.text)).toEqual([y.text]);
+    expect((await index.search(query({ ...base, limit: 1 }))).map((h) => h.chunk.text)).toEqual([z.text]);
+  });
+
+  it('delete by docset leaves nothing of it, and nothing else is touched', async () => {
+    await index.upsert([
+      chunk({
+        docSetName: 'doomed',
+        documentId: 'doomed-1',
+        chunkIndex: 0,
+        text: 'Ephemeral doomed notes one',
+      }),
+      chunk({
+        docSetName: 'doomed',
+        documentId: 'doomed-1',
+        chunkIndex: 1,
+        text: 'Ephemeral doomed notes two',
+      }),
+      chunk({ docSetName: 'doomed', documentId: 'doomed-2', text: 'Ephemeral doomed notes three' }),
+      chunk({ docSetName: 'kept', text: 'Ephemeral kept notes' }),
+    ]);
+    expect(await index.deleteByDocument('acc-a', 'doomed-2')).toBe(1);
+    expect(await index.deleteByDocSet('acc-a', 'doomed')).toBe(2);
+    for (const mode of MODES) {
+      expect(
+        await index.search(query({ docSetNames: ['doomed'], text: 'ephemeral doomed notes', mode })),
+      ).toEqual([]);
+      expect(await index.search(query({ docSetNames: ['kept'], text: 'ephemeral', mode }))).toHaveLength(1);
+    }
+    expect(await index.deleteByDocSet('acc-a', 'doomed')).toBe(0);
+  });
+
+  it('handles unicode and very long text', async () => {
+    const long = `${'lorem ipsum dolor sit amet '.repeat(8000)} finalword xylophone`;
+    await index.upsert([
+      chunk({ docSetName: 'uni', text: 'Größe der Ränder: café crème brûlée, naïve résumé 😀' }),
+      chunk({ docSetName: 'uni', text: '日本語のテキスト検索 and Ελληνικά γράμματα' }),
+      chunk({ docSetName: 'uni', text: long, fileName: 'très long — fichier.pdf', pageNumber: '12' }),
+    ]);
+    const cafe = await index.search(query({ docSetNames: ['uni'], text: 'café crème', mode: 'bm25' }));
+    expect(cafe[0].chunk.text).toContain('café');
+    const greek = await index.search(query({ docSetNames: ['uni'], text: 'Ελληνικά', mode: 'bm25' }));
+    expect(greek[0].chunk.text).toContain('Ελληνικά');
+    const tail = await index.search(query({ docSetNames: ['uni'], text: 'xylophone' }));
+    expect(tail[0].chunk).toMatchObject({ fileName: 'très long — fichier.pdf', pageNumber: '12' });
+    expect(tail[0].chunk.text).toHaveLength(long.length);
+  });
+
+  it('reports refused chunks instead of swallowing them, and writes the rest', async () => {
+    const good = chunk({ docSetName: 'partial', text: 'A perfectly fine chunk' });
+    const bad = { ...chunk({ docSetName: 'partial', text: 'Wrong dimensions' }), embedding: [1, 0, 0] };
+    const err = await index.upsert([good, bad]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartialIndexingError);
+    expect(err).toMatchObject({ indexed: 1, failures: [{ id: `${bad.documentId}:0` }] });
+    expect(await index.search(query({ docSetNames: ['partial'], text: 'perfectly fine' }))).toHaveLength(1);
+  });
+
+  it('stays consistent under concurrent writes and reads', async () => {
+    const writes = Array.from({ length: 8 }, (_, w) =>
+      index.upsert(
+        Array.from({ length: 25 }, (_, i) =>
+          chunk({
+            docSetName: 'conc',
+            documentId: `conc-${w}`,
+            chunkIndex: i,
+            text: `concurrent writer ${w} item ${i}`,
+          }),
+        ),
+      ),
+    );
+    const reads = Array.from({ length: 8 }, () =>
+      index.search(query({ docSetNames: ['conc'], text: 'concurrent' })),
+    );
+    await Promise.all([...writes, ...reads]);
+    const hits = await index.search(
+      query({ docSetNames: ['conc'], text: 'concurrent writer', limit: 1000, mode: 'bm25' }),
+    );
+    expect(hits).toHaveLength(200);
+    expect(await index.deleteByDocSet('acc-a', 'conc')).toBe(200);
+  });
+
+  it('bulk-indexes 10,000 chunks', async () => {
+    const words = 'apple banana cherry delta echo foxtrot golf hotel india juliet kilo lima mike'.split(' ');
+    const chunks = Array.from({ length: 10_000 }, (_, i) =>
+      chunk({
+        accountId: 'bulk-acc',
+        docSetName: 'bulk',
+        documentId: `bulk-${Math.floor(i / 100)}`,
+        chunkIndex: i % 100,
+        text: `${words[i % 13]} ${words[(i * 7) % 13]} ${words[(i * 11) % 13]} record number n${i}`,
+      }),
+    );
+    chunks[9_876] = { ...chunks[9_876], text: 'needle in the haystack quasar' };
+    const t0 = Date.now();
+    expect(await index.upsert(chunks)).toEqual({ indexed: 10_000 });
+    const ms = Date.now() - t0;
+    expect((await index.stats('bulk-acc')).chunks).toBe(10_000);
+    const hits = await index.search(
+      query({ accountId: 'bulk-acc', docSetNames: ['bulk'], text: 'quasar haystack' }),
+    );
+    expect(hits[0].chunk.id).toBe('bulk-98:76');
+    console.log(`[${index.engine}] bulk 10,000 chunks in ${ms} ms`);
+    expect(await index.deleteByAccount('bulk-acc')).toBe(10_000);
+  });
+
+  it('persists across restarts (embedded) / reports health', async () => {
+    expect(await index.health()).toMatchObject({ engine: index.engine, up: true });
+    if (!s.reopen) return;
+    await index.upsert([chunk({ docSetName: 'persist', text: 'Durable words survive restarts' })]);
+    index = await s.reopen();
+    const hits = await index.search(query({ docSetNames: ['persist'], text: 'durable restarts' }));
+    expect(hits).toHaveLength(1);
+    expect(await index.health()).toMatchObject({ up: true });
+  });
+});
