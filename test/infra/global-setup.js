@@ -3,14 +3,20 @@
 const { startPostgres } = require('./postgres');
 const { startTemporal } = require('./temporal');
 const { startElasticsearch } = require('./elasticsearch');
+const { startS3 } = require('./s3');
 
 module.exports = async function globalSetup() {
   const t0 = Date.now();
   const started = {};
   globalThis.__DOCQA_INFRA__ = started;
   try {
-    const [pg, temporal, es] = await Promise.all([startPostgres(), startTemporal(), startElasticsearch()]);
-    Object.assign(started, { pg, temporal, es });
+    const [pg, temporal, es, s3] = await Promise.all([
+      startPostgres(),
+      startTemporal(),
+      startElasticsearch(),
+      startS3(),
+    ]);
+    Object.assign(started, { pg, temporal, es, s3 });
   } catch (err) {
     await Promise.all(Object.values(started).map((s) => s && s.stop().catch(() => undefined)));
     throw err;
@@ -19,7 +25,8 @@ module.exports = async function globalSetup() {
   process.env.DOCQA_TEST_TEMPORAL_ADDRESS = started.temporal.address;
   process.env.DOCQA_TEST_TEMPORAL_CLI = started.temporal.bin;
   process.env.DOCQA_TEST_ELASTICSEARCH_URL = started.es.url;
+  process.env.DOCQA_TEST_S3_ENDPOINT = started.s3.url;
   console.log(
-    `\n[infra] postgres ${started.pg.url}, temporal ${started.temporal.address}, elasticsearch ${started.es.url} (${Date.now() - t0} ms)`,
+    `\n[infra] postgres ${started.pg.url}, temporal ${started.temporal.address}, elasticsearch ${started.es.url}, s3 ${started.s3.url} (${Date.now() - t0} ms)`,
   );
 };

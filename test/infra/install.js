@@ -2,4 +2,5 @@
 require('./postgres').ensureInstalled();
 require('./temporal').ensureInstalled();
 require('./elasticsearch').ensureInstalled();
-console.log('[infra] postgres, temporal and elasticsearch are installed');
+require('./s3').ensureInstalled();
+console.log('[infra] postgres, temporal, elasticsearch and the local S3 server are installed');

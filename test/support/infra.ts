@@ -16,6 +16,8 @@ export function infra() {
     temporalAddress: need('DOCQA_TEST_TEMPORAL_ADDRESS'),
     temporalCli: need('DOCQA_TEST_TEMPORAL_CLI'),
     elasticsearchUrl: need('DOCQA_TEST_ELASTICSEARCH_URL'),
+    /** Local S3-compatible server (test/infra/s3.js). */
+    s3Endpoint: need('DOCQA_TEST_S3_ENDPOINT'),
   };
 }
 
