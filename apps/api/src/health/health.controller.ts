@@ -31,6 +31,40 @@ export class HealthController {
     };
   }
 
+  @Get('health/live')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Liveness probe for orchestrators (no credential): the process is up and serving. Checks no dependency, so a database outage never restarts the API.',
+  })
+  @ApiOkResponse({ description: '`{ status: "ok" }`' })
+  getLive() {
+    return { status: 'ok' };
+  }
+
+  @Get('health/ready')
+  @ApiOperation({
+    summary:
+      'Readiness probe for orchestrators (no credential): 200 while Postgres answers, 503 while it does not, so a load balancer stops routing to this replica.',
+  })
+  @ApiOkResponse({ description: '`{ status: "ready", checks: { postgres } }`' })
+  @ApiServiceUnavailableResponse({
+    description:
+      '`{ status: "unavailable", message, errorCode: "DEPENDENCY_UNAVAILABLE", checks, down: ["postgres"] }`',
+  })
+  async getReady(@Res({ passthrough: true }) res: Response) {
+    const postgres = await this.health.checkPostgres();
+    if (postgres.status === 'up') return { status: 'ready', checks: { postgres } };
+    res.status(503);
+    return {
+      message: 'Not ready: postgres down',
+      errorCode: ErrorCode.DEPENDENCY_UNAVAILABLE,
+      status: 'unavailable',
+      checks: { postgres },
+      down: ['postgres'],
+    };
+  }
+
   @Get('version')
   @HttpCode(200)
   @ApiOperation({ summary: 'Running application version (no credential).' })
