@@ -11,10 +11,11 @@ import {
 import { DbModule } from '@docqa/db';
 import { LlmModule } from '@docqa/llm';
 import { SearchModule } from '@docqa/search';
+import { DocumentProxyModule } from './document-proxy/document-proxy.module';
 import { HealthModule } from './health/health.module';
 
 /** Surface modules of the API; each later capability adds its module here. */
-const SURFACE_MODULES: Type[] = [HealthModule];
+const SURFACE_MODULES: Type[] = [HealthModule, DocumentProxyModule];
 
 @Module({})
 export class AppModule {
