@@ -11,11 +11,12 @@ import {
 import { DbModule } from '@docqa/db';
 import { LlmModule } from '@docqa/llm';
 import { SearchModule } from '@docqa/search';
+import { AccountsApiModule } from './accounts/accounts-api.module';
 import { DocumentProxyModule } from './document-proxy/document-proxy.module';
 import { HealthModule } from './health/health.module';
 
 /** Surface modules of the API; each later capability adds its module here. */
-const SURFACE_MODULES: Type[] = [HealthModule, DocumentProxyModule];
+const SURFACE_MODULES: Type[] = [HealthModule, AccountsApiModule, DocumentProxyModule];
 
 @Module({})
 export class AppModule {
