@@ -6,9 +6,10 @@ import {
   AppConfig,
   ConfigModule,
   httpLoggerParams,
+  MetricsModule,
   TemporalModule,
 } from '@docqa/common';
-import { DbModule } from '@docqa/db';
+import { DbModule, DocumentQueueMetrics } from '@docqa/db';
 import { LlmModule } from '@docqa/llm';
 import { SearchModule } from '@docqa/search';
 import { AccountsApiModule } from './accounts/accounts-api.module';
@@ -28,13 +29,14 @@ export class AppModule {
         ConfigModule.forRoot(cfg),
         LoggerModule.forRoot(httpLoggerParams(cfg.logLevel, cfg.logFile)),
         DbModule,
+        MetricsModule,
         TemporalModule,
         LlmModule,
         SearchModule,
         ...SURFACE_MODULES,
         ...extra,
       ],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, DocumentQueueMetrics],
     };
   }
 }

@@ -27,11 +27,16 @@ stamp="$(es_source_stamp)"
 tmp="$(mktemp -d "$ES_CACHE_ROOT/.build-$ES_VERSION.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 echo "install.sh: building Elasticsearch $ES_VERSION runner into $ES_CACHE" >&2
-mvn -q -B -Dstyle.color=never -f "$ES_INFRA_DIR/pom.xml" \
+if ! mvn -q -B -Dstyle.color=never -f "$ES_INFRA_DIR/pom.xml" \
   -Des.version="$ES_VERSION" \
   -Ddocqa.buildDir="$tmp/target" \
   -DincludeScope=runtime -DoutputDirectory="$tmp/lib" \
-  package dependency:copy-dependencies >&2
+  package dependency:copy-dependencies > "$tmp/mvn.log" 2>&1; then
+  sed 's/\x1b\[[0-9;]*m//g' "$tmp/mvn.log" >&2
+  echo "install.sh: maven build failed (see above)" >&2
+  exit 1
+fi
+rm -f "$tmp/mvn.log"
 cp "$tmp/target/docqa-es-runner.jar" "$tmp/lib/"
 rm -rf "$tmp/target"
 echo "$ES_VERSION" > "$tmp/VERSION"

@@ -44,6 +44,8 @@ export interface AppConfig {
   msAuthorityHost?: string;
   googleApiRootUrl?: string;
   googleTokenUrl?: string;
+  metricsEnabled: boolean;
+  metricsPort: number;
   maxBodyBytes: number;
   requireTermsOfService: boolean;
   gitCommit?: string;

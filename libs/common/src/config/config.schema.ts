@@ -188,6 +188,20 @@ export const CONFIG_VARIABLES = [
     description: 'Google OAuth token endpoint override. Unset: https://oauth2.googleapis.com/token.',
   },
   {
+    name: 'METRICS_ENABLED',
+    kind: 'bool',
+    default: 'true',
+    description:
+      'Serve Prometheus metrics (`GET /metrics`, plus `GET /health/live`) on METRICS_PORT in the api and the worker.',
+  },
+  {
+    name: 'METRICS_PORT',
+    kind: 'port',
+    default: '9464',
+    description:
+      'Port of the plain-HTTP Prometheus endpoint, bound to BIND_HOST; keep it on the internal network. 0 picks a free port (tests).',
+  },
+  {
     name: 'MAX_BODY_BYTES',
     kind: 'int',
     default: '1048576',
