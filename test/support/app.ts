@@ -46,6 +46,7 @@ export async function startTestApp(o: TestAppOptions = {}): Promise<TestApp> {
     DATA_DIR: dataDir,
     HTTPS_PORT: '0',
     HTTP_PORT: '0',
+    METRICS_PORT: '0',
     BIND_HOST: '127.0.0.1',
     APP_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
     DATABASE_URL: await createTestDatabase(),

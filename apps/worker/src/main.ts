@@ -7,6 +7,7 @@ import {
   ConfigModule,
   loadConfig,
   logDestination,
+  MetricsModule,
   pinoOptions,
   TemporalModule,
 } from '@docqa/common';
@@ -22,6 +23,7 @@ export async function startWorker(cfg: AppConfig) {
       ConfigModule.forRoot(cfg),
       LoggerModule.forRoot({ pinoHttp: [pinoOptions(cfg.logLevel), logDestination(cfg.logFile)] }),
       DbModule,
+      MetricsModule,
       TemporalModule,
       LlmModule,
       SearchModule,

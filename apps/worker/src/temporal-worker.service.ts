@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { APP_CONFIG, AppConfig } from '@docqa/common';
 import { activitiesOf } from '@docqa/indexing';
 import { ACTIVITY_CLASSES } from './activities';
+import { temporalTelemetryOptions } from './temporal-metrics';
 
 /** Path of the workflow entry point, in source (ts-jest/swc) and in dist alike. */
 export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '../../../workflows/src'));
@@ -37,7 +38,10 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
   async onApplicationBootstrap(): Promise<void> {
     if (!runtimeInstalled) {
       runtimeInstalled = true;
-      Runtime.install({ logger: new DefaultLogger('WARN') });
+      Runtime.install({
+        logger: new DefaultLogger('WARN'),
+        telemetryOptions: await temporalTelemetryOptions(this.cfg),
+      });
     }
     this.connection = await NativeConnection.connect({
       address: this.cfg.temporalAddress ?? 'localhost:7233',

@@ -14,3 +14,6 @@ export * from './embedded/temporal-dev-server';
 export * from './config/config-docs';
 export * from './crypto/crypto';
 export * from './embedding/embedding-space';
+export * from './metrics/metrics';
+export * from './metrics/metrics-server';
+export * from './metrics/metrics.module';

@@ -6,8 +6,17 @@ import express from 'express';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, createValidationPipe, renderError, surfaceOf, toDomainError } from '@docqa/common';
+import {
+  AppConfig,
+  createValidationPipe,
+  docqaMetrics,
+  MetricsService,
+  renderError,
+  surfaceOf,
+  toDomainError,
+} from '@docqa/common';
 import { AppModule } from '../app.module';
+import { httpMetricsMiddleware } from '../metrics/http-metrics';
 import { createPlainHttpServer } from './plain-http';
 import { loadTls, TlsMaterial } from './tls';
 
@@ -17,6 +26,8 @@ export interface RunningApi {
   httpServer: http.Server;
   httpsPort: number;
   httpPort: number;
+  /** Port of the Prometheus endpoint (METRICS_PORT), undefined when METRICS_ENABLED=false. */
+  metricsPort?: number;
   tls: TlsMaterial;
   close(): Promise<void>;
 }
@@ -71,6 +82,7 @@ export async function createApi(
   const expressApp = express();
   expressApp.disable('x-powered-by');
   if (cfg.trustProxy) expressApp.set('trust proxy', true);
+  expressApp.use(httpMetricsMiddleware(docqaMetrics));
   expressApp.use((_req, res, next) => {
     res.setHeader('Strict-Transport-Security', 'max-age=31536000');
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -102,6 +114,7 @@ export async function createApi(
     httpServer,
     httpsPort,
     httpPort,
+    metricsPort: app.get(MetricsService, { strict: false }).port,
     tls,
     async close() {
       if (closed) return;

@@ -1,0 +1,49 @@
+import {
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { docqaMetrics } from './metrics';
+import { MetricsServer, startMetricsServer } from './metrics-server';
+
+/** Starts the Prometheus endpoint (METRICS_PORT on BIND_HOST) with the app, stops it with the app. */
+@Injectable()
+export class MetricsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Metrics');
+  private server?: MetricsServer;
+  readonly metrics = docqaMetrics;
+
+  constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {}
+
+  /** Port the endpoint listens on, or undefined when METRICS_ENABLED=false. */
+  get port(): number | undefined {
+    return this.server?.port;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.cfg.metricsEnabled) return;
+    docqaMetrics.collectDefaults();
+    this.server = await startMetricsServer({
+      host: this.cfg.bindHost,
+      port: this.cfg.metricsPort,
+      metrics: docqaMetrics,
+    });
+    this.logger.log(`Prometheus metrics on http://${this.cfg.bindHost}:${this.server.port}/metrics`);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.server?.close();
+    this.server = undefined;
+  }
+}
+
+/** Global: the api and the worker import it once; `MetricsService.metrics` is `docqaMetrics`. */
+@Global()
+@Module({ providers: [MetricsService], exports: [MetricsService] })
+export class MetricsModule {}
