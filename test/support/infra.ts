@@ -41,3 +41,14 @@ export async function createTestDatabase(prefix = 't'): Promise<string> {
 export function uniqueName(prefix: string): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
 }
+
+/**
+ * The shared material beside the repository (`../shared`: corpus, benchmarks, spec). CI clones the
+ * repository with shared/ beside it; DOCQA_SHARED_DIR overrides.
+ */
+export function sharedDir(...parts: string[]): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const path = require('node:path') as typeof import('node:path');
+  const base = process.env.DOCQA_SHARED_DIR ?? path.resolve(__dirname, '../../../shared');
+  return path.join(base, ...parts);
+}
