@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
 import { Client } from 'pg';
 
 /** Addresses of the engines started by test/infra/global-setup.js. */
@@ -47,8 +48,6 @@ export function uniqueName(prefix: string): string {
  * repository with shared/ beside it; DOCQA_SHARED_DIR overrides.
  */
 export function sharedDir(...parts: string[]): string {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const path = require('node:path') as typeof import('node:path');
   const base = process.env.DOCQA_SHARED_DIR ?? path.resolve(__dirname, '../../../shared');
   return path.join(base, ...parts);
 }
