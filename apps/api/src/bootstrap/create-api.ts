@@ -98,6 +98,9 @@ export async function createApi(
     httpsOptions: { cert: tls.cert, key: tls.key },
   });
   app.useLogger(app.get(Logger));
+  // Nest flushes buffered logs only in app.listen(), which this bootstrap does not use: without this,
+  // every Nest Logger line would stay in the in-memory buffer forever (lost, and unbounded memory).
+  app.flushLogs();
   app.useGlobalPipes(createValidationPipe());
   buildOpenApi(app);
   await app.init();
