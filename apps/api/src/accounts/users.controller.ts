@@ -86,7 +86,10 @@ export class UsersController {
       'with their documents, search chunks and indexing runs; memberships, tokens, chatbot keys). Cannot be undone.',
   })
   @ApiOkResponse({ type: EmptyDto, description: '`{}`' })
-  @AccountErrors(401, 403)
+  @AccountErrors(401, 403, [
+    503,
+    'A cleanup step (search index, indexing runs) failed; nothing was deleted. Retry.',
+  ])
   deleteMe(@CurrentAuth() auth: AuthContext) {
     return this.deletion.deleteUser(auth.userId);
   }
