@@ -36,6 +36,9 @@ export interface AppConfig {
   s3Region: string;
   s3ForcePathStyle: boolean;
   s3Bucket?: string;
+  indexingConcurrency: number;
+  indexingChildrenPerRun: number;
+  indexingMaxFileBytes: number;
   cohereApiKey?: string;
   cohereBaseUrl?: string;
   cohereEmbedModel: string;

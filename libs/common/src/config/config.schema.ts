@@ -148,6 +148,26 @@ export const CONFIG_VARIABLES = [
     description: 'Bucket the server may read without request credentials (server-configured bucket access).',
   },
   {
+    name: 'INDEXING_CONCURRENCY',
+    kind: 'int',
+    default: '4',
+    description:
+      'Documents one docset indexing run works on at the same time (the sliding window of per-document child workflows).',
+  },
+  {
+    name: 'INDEXING_CHILDREN_PER_RUN',
+    kind: 'int',
+    default: '200',
+    description:
+      'Per-document child workflows one docset workflow run starts before it continues-as-new (keeps its history bounded).',
+  },
+  {
+    name: 'INDEXING_MAX_FILE_BYTES',
+    kind: 'int',
+    default: '104857600',
+    description: 'Largest source file that is indexed; a larger file ends ERROR with a reason.',
+  },
+  {
     name: 'COHERE_API_KEY',
     kind: 'string',
     secret: true,
