@@ -94,3 +94,39 @@ describe('runSearch', () => {
     await expect(runSearch({ ...q, mode: 'vector', vector: undefined }, legs, 2)).rejects.toThrow(/vector/);
   });
 });
+
+describe('runSearch fusion options', () => {
+  it('weights the vector leg and uses k', async () => {
+    const chunk = (n: string): StoredChunk => ({
+      id: n,
+      accountId: 'acc',
+      docSetName: 'ds',
+      documentId: 'd',
+      fileName: 'f.pdf',
+      pageNumber: '1',
+      sourceType: 'S3',
+      sourceId: 's',
+      chunkIndex: 0,
+      text: n,
+    });
+    const legs: RetrievalLegs = {
+      bm25: async () => [{ chunk: chunk('b'), score: 1 }],
+      vector: async () => [{ chunk: chunk('v'), score: 1 }],
+    };
+    const q: SearchQuery = {
+      accountId: 'acc',
+      docSetNames: ['ds'],
+      text: 'x',
+      vector: [1],
+      limit: 10,
+      minimumSimilarityScore: 0,
+    };
+    // equal weights: tie broken by list order (BM25 first)
+    expect((await runSearch(q, legs, 1)).map((h) => h.chunk.id)).toEqual(['b', 'v']);
+    const weighted = await runSearch({ ...q, fusion: { k: 0, vectorWeight: 2 } }, legs, 1);
+    expect(weighted.map((h) => [h.chunk.id, h.score])).toEqual([
+      ['v', 2],
+      ['b', 1],
+    ]);
+  });
+});

@@ -111,9 +111,12 @@ export async function runSearch(
     legs.vector(vq, depth),
   ]);
   const similarity = new Map(vector.map((h) => [h.chunk.id, h.score]));
-  return reciprocalRankFusion([{ items: bm25 }, { items: vector }], (h) => h.chunk.id, {
-    limit: q.limit,
-  }).map((f) => ({
+  const fused = reciprocalRankFusion(
+    [{ items: bm25 }, { items: vector, weight: q.fusion?.vectorWeight ?? 1 }],
+    (h) => h.chunk.id,
+    { limit: q.limit, k: q.fusion?.k ?? RRF_K },
+  );
+  return fused.map((f) => ({
     chunk: f.item.chunk,
     score: f.score,
     bm25Rank: f.ranks[0],

@@ -47,6 +47,11 @@ export interface SearchQuery {
   minimumSimilarityScore: number;
   /** Default `hybrid`: BM25 and kNN fused with reciprocal rank fusion. */
   mode?: SearchMode;
+  /**
+   * RRF tuning: rank constant `k` (default 60) and the weight of the kNN leg (default 1, the BM25
+   * leg has 1). Callers pass the embedder's `recommendedVectorWeight`.
+   */
+  fusion?: { k?: number; vectorWeight?: number };
 }
 
 export interface SearchHit {

@@ -33,6 +33,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class CohereEmbedder implements Embedder {
   readonly modelName: string;
   readonly dimensions: number;
+  readonly recommendedVectorWeight = 1;
   private readonly client: CohereClientV2;
   private readonly log = new Logger('CohereEmbedder');
 

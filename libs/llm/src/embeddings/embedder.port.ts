@@ -4,6 +4,11 @@ import type { EmbeddingSpace } from '@docqa/common';
 export const EMBEDDER = Symbol('EMBEDDER');
 
 export interface Embedder extends EmbeddingSpace {
+  /**
+   * Weight of the vector leg in hybrid RRF (BM25 has 1): 1 for semantic models; lower for the
+   * lexical local embedder, whose leg mostly repeats BM25 (measured in docs/benchmarks/search.md).
+   */
+  readonly recommendedVectorWeight: number;
   /** Vectors for chunks to be indexed, in input order (search_document in Cohere's terms). */
   embedDocuments(texts: string[]): Promise<number[][]>;
   /** Vector for a search query (search_query), in the same space as the documents. */

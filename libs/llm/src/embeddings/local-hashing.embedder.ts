@@ -78,6 +78,7 @@ export interface LocalHashingEmbedderOptions {
 export class LocalHashingEmbedder implements Embedder {
   readonly dimensions: number;
   readonly modelName: string;
+  readonly recommendedVectorWeight = 0.3;
 
   constructor(o: LocalHashingEmbedderOptions = {}) {
     this.dimensions = o.dimensions ?? 768;
