@@ -70,11 +70,11 @@ export function httpLoggerParams(level: string, file?: string): Params {
             path: String(req.url).split('?')[0],
           }),
           res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        // Type and message only: no stack traces in log lines.
-        err: (err: { type?: string; name?: string; message?: string }) => ({
-          type: err?.type ?? err?.name,
-          message: err?.message,
-        }),
+          // Type and message only: no stack traces in log lines.
+          err: (err: { type?: string; name?: string; message?: string }) => ({
+            type: err?.type ?? err?.name,
+            message: err?.message,
+          }),
         },
         customLogLevel: (_req, res, err) =>
           err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
