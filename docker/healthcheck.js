@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// Container health check (no curl in the image). `api`: readiness over HTTPS on HTTPS_PORT
+// (GET /api/v1/document_proxy/health/ready; the certificate is not verified, this is loopback).
+// `worker`: liveness on the Prometheus port (GET /health/live on METRICS_PORT).
+const http = require('node:http');
+const https = require('node:https');
+
+const role = process.argv[2];
+const request =
+  role === 'api'
+    ? (cb) =>
+        https.get(
+          {
+            host: '127.0.0.1',
+            port: Number(process.env.HTTPS_PORT || 8443),
+            path: '/api/v1/document_proxy/health/ready',
+            rejectUnauthorized: false,
+            timeout: 4000,
+          },
+          cb,
+        )
+    : (cb) =>
+        http.get(
+          {
+            host: '127.0.0.1',
+            port: Number(process.env.METRICS_PORT || 9464),
+            path: '/health/live',
+            timeout: 4000,
+          },
+          cb,
+        );
+
+const req = request((res) => {
+  res.resume();
+  process.exit(res.statusCode === 200 ? 0 : 1);
+});
+req.on('timeout', () => req.destroy(new Error('timeout')));
+req.on('error', () => process.exit(1));
