@@ -15,9 +15,13 @@ import { SearchModule } from '@docqa/search';
 import { AccountsApiModule } from './accounts/accounts-api.module';
 import { DocumentProxyModule } from './document-proxy/document-proxy.module';
 import { HealthModule } from './health/health.module';
+import { IndexingApiModule } from './indexing/indexing-api.module';
 
-/** Surface modules of the API; each later capability adds its module here. */
-const SURFACE_MODULES: Type[] = [HealthModule, AccountsApiModule, DocumentProxyModule];
+/**
+ * Surface modules of the API; each later capability adds its module here. IndexingApiModule comes
+ * before DocumentProxyModule so `GET documents/indexing-summary` is matched before `documents/:id`.
+ */
+const SURFACE_MODULES: Type[] = [HealthModule, AccountsApiModule, IndexingApiModule, DocumentProxyModule];
 
 @Module({})
 export class AppModule {

@@ -1,5 +1,9 @@
 import { Type } from '@nestjs/common';
-import { DiagnosticsActivities } from '@docqa/indexing';
+import { DiagnosticsActivities, DocsetIndexingActivities, DocumentIndexingActivities } from '@docqa/indexing';
 
 /** Every activity class the worker registers. A unit test checks workflows proxy nothing else. */
-export const ACTIVITY_CLASSES: Type[] = [DiagnosticsActivities];
+export const ACTIVITY_CLASSES: Type[] = [
+  DiagnosticsActivities,
+  DocsetIndexingActivities,
+  DocumentIndexingActivities,
+];

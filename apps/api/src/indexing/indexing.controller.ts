@@ -1,0 +1,155 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { DomainError } from '@docqa/common';
+import {
+  ApiTokenAuth,
+  assertDocsetsAllowed,
+  AuthContext,
+  CurrentAuth,
+  isDocsetAllowed,
+  RequireWrite,
+} from '@docqa/accounts';
+import { assertDocsetName, IndexingService } from '@docqa/indexing';
+import {
+  DeleteDocsetsDto,
+  DeleteDocsetsResultDto,
+  IndexAckDto,
+  IndexingErrors,
+  IndexingProgressDto,
+  IndexingSummaryDto,
+  IndexRequestDto,
+  IndexSyncResultDto,
+  RetryAckDto,
+  SourceCheckResultDto,
+  SourceRequestDto,
+} from './indexing.dto';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Indexing operations of the Document API ({api_url} = /api/v1/document_proxy). Thin: each
+ * handler checks the token's scope and makes one call into IndexingService.
+ */
+@ApiTags('Document API: indexing')
+@Controller('api/v1/document_proxy')
+@ApiTokenAuth()
+export class IndexingController {
+  constructor(private readonly indexing: IndexingService) {}
+
+  @Post('index')
+  @RequireWrite()
+  @ApiOperation({
+    summary:
+      'Index a source into a docset. Asynchronous by default (202 with the jobId); `async: false` waits for the run ' +
+      'and answers 200 with its status and counts. 409 INDEXING_IN_PROGRESS while a run of the docset is open.',
+  })
+  @ApiAcceptedResponse({ type: IndexAckDto })
+  @ApiOkResponse({ type: IndexSyncResultDto, description: 'When `async` is false.' })
+  @IndexingErrors(400, 401, 403, 409, 422, 503)
+  async index(
+    @CurrentAuth() auth: AuthContext,
+    @Body() dto: IndexRequestDto,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    assertDocsetsAllowed(auth, [dto.docSetName]);
+    const async = dto.async ?? true;
+    res.status(async ? 202 : 200);
+    return this.indexing.startIndex(auth.accountId, {
+      docSetName: dto.docSetName,
+      sourceType: dto.sourceType ?? 'S3',
+      credentials: dto.credentials,
+      targetIndexTypes: dto.indexOptions?.targetIndexTypes,
+      forceReindex: dto.indexOptions?.forceReindex ?? false,
+      async,
+      accountName: dto.accountName,
+      summaryModel: dto.summaryModel,
+    });
+  }
+
+  @Post('index/check-source')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Check that the source is reachable and count its supported files, without indexing.',
+  })
+  @ApiOkResponse({ type: SourceCheckResultDto })
+  @IndexingErrors(400, 401, 403, 422, 503)
+  checkSource(@CurrentAuth() auth: AuthContext, @Body() dto: SourceRequestDto) {
+    assertDocsetsAllowed(auth, [dto.docSetName]);
+    return this.indexing.checkSource(auth.accountId, {
+      docSetName: dto.docSetName,
+      sourceType: dto.sourceType ?? 'S3',
+      credentials: dto.credentials,
+      targetIndexTypes: dto.indexOptions?.targetIndexTypes,
+    });
+  }
+
+  @Post('index/cancel/:docSetName')
+  @HttpCode(202)
+  @RequireWrite()
+  @ApiOperation({
+    summary:
+      'Cancel the open run of a docset: no new documents start, running ones stop and stay re-runnable, the run ends ' +
+      'CANCELLED. 409 CONFLICT when no run is open.',
+  })
+  @ApiParam({ name: 'docSetName' })
+  @ApiAcceptedResponse({ type: IndexAckDto })
+  @IndexingErrors(400, 401, 403, 409)
+  cancel(@CurrentAuth() auth: AuthContext, @Param('docSetName') docSetName: string) {
+    assertDocsetsAllowed(auth, [assertDocsetName(docSetName)]);
+    return this.indexing.cancel(auth.accountId, docSetName);
+  }
+
+  @Post('index/retry/:documentId')
+  @HttpCode(202)
+  @RequireWrite()
+  @ApiOperation({
+    summary:
+      'Re-index one document in ERROR (a new run of its docset). 404 for an unknown or foreign id, 409 CONFLICT unless ' +
+      'the document is in ERROR, 409 INDEXING_IN_PROGRESS while a run of the docset is open.',
+  })
+  @ApiParam({ name: 'documentId' })
+  @ApiAcceptedResponse({ type: RetryAckDto })
+  @IndexingErrors(401, 403, 404, 409)
+  retry(@CurrentAuth() auth: AuthContext, @Param('documentId') documentId: string) {
+    if (!UUID.test(documentId)) throw DomainError.notFound('Document not found');
+    return this.indexing.retry(auth.accountId, documentId, (name) => isDocsetAllowed(auth, name));
+  }
+
+  @Delete('index/docsets')
+  @HttpCode(200)
+  @RequireWrite()
+  @ApiOperation({
+    summary:
+      'Delete docsets: cancels their runs, then removes documents, pages and chunks. 403 FORBIDDEN when any name is ' +
+      'not a docset of the account (nothing is deleted); 400 for an empty list.',
+  })
+  @ApiOkResponse({ type: DeleteDocsetsResultDto })
+  @IndexingErrors(400, 401, 403)
+  deleteDocsets(@CurrentAuth() auth: AuthContext, @Body() dto: DeleteDocsetsDto) {
+    assertDocsetsAllowed(auth, dto.docSetNames);
+    return this.indexing.deleteDocsets(auth.accountId, dto.docSetNames);
+  }
+
+  @Get('index/progress/:docSetName')
+  @ApiOperation({ summary: 'Indexing progress of a docset, counted in Postgres.' })
+  @ApiParam({ name: 'docSetName' })
+  @ApiOkResponse({ type: IndexingProgressDto })
+  @IndexingErrors(400, 401, 403)
+  progress(@CurrentAuth() auth: AuthContext, @Param('docSetName') docSetName: string) {
+    assertDocsetsAllowed(auth, [assertDocsetName(docSetName)]);
+    return this.indexing.progress(auth.accountId, docSetName);
+  }
+
+  @Get('documents/indexing-summary')
+  @ApiOperation({
+    summary:
+      'Indexing status across the docsets of the account: per-docset counts, whether it exists, whether a run is ' +
+      'open, and its last run; plus totals.',
+  })
+  @ApiOkResponse({ type: IndexingSummaryDto })
+  @IndexingErrors(401)
+  summary(@CurrentAuth() auth: AuthContext) {
+    return this.indexing.summary(auth.accountId, (name) => isDocsetAllowed(auth, name));
+  }
+}

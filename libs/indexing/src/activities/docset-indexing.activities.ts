@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { Context } from '@temporalio/activity';
+import type { RunStatus } from '@docqa/db';
+import { PlanCounts } from '../persistence/indexing.store';
+import { DocsetPipeline, ListedPage } from '../pipeline/docset-pipeline';
+import { asActivity } from './failures';
+
+/**
+ * Run-level activities of indexDocsetWorkflow. Each makes one call into DocsetPipeline; payloads
+ * are ids, tokens and counts.
+ */
+@Injectable()
+export class DocsetIndexingActivities {
+  constructor(private readonly pipeline: DocsetPipeline) {}
+
+  /** Lists one page of the source into the run's staged listing. */
+  async listSourcePage(input: { runId: string; pageToken: string | null }): Promise<ListedPage> {
+    return asActivity(() => this.pipeline.listPage(input.runId, input.pageToken));
+  }
+
+  /** New and changed documents become PENDING for the run; returns the counts. */
+  async planIndexRun(input: { runId: string }): Promise<PlanCounts> {
+    return asActivity(() => this.pipeline.plan(input.runId));
+  }
+
+  /** Deletes the chunks, pages and rows of documents that left the source. */
+  async removeGoneDocuments(input: { runId: string }): Promise<{ removed: number }> {
+    return asActivity(async () => {
+      const ctx = Context.current();
+      const removed = await this.pipeline.removeGone(input.runId, (n) => ctx.heartbeat(n));
+      return { removed };
+    });
+  }
+
+  /** The next PENDING documents of the run after `afterId`, in id order. */
+  async nextDocuments(input: {
+    runId: string;
+    afterId: string | null;
+    limit: number;
+  }): Promise<Array<{ id: string; fileName: string }>> {
+    return asActivity(() => this.pipeline.nextDocuments(input.runId, input.afterId, input.limit));
+  }
+
+  /** Final status and counters of the run in Postgres. */
+  async finishIndexRun(input: {
+    runId: string;
+    status: Exclude<RunStatus, 'RUNNING'>;
+    error: string | null;
+    counters: Record<string, number>;
+  }): Promise<Record<string, number>> {
+    return asActivity(() => this.pipeline.finish(input.runId, input.status, input.error, input.counters));
+  }
+}

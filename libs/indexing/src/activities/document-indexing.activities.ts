@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { Context } from '@temporalio/activity';
+import { DocumentPipeline } from '../pipeline/document-pipeline';
+import { asActivity, whileHeartbeating } from './failures';
+
+export interface DocumentRef {
+  documentId: string;
+  runId: string;
+}
+
+/**
+ * Per-document activities of indexDocumentWorkflow. Each makes one call into DocumentPipeline.
+ * Pages and chunks travel through Postgres and the search index, never through payloads.
+ */
+@Injectable()
+export class DocumentIndexingActivities {
+  constructor(private readonly pipeline: DocumentPipeline) {}
+
+  async beginDocumentIndexing(input: DocumentRef): Promise<{ fileName: string; fileType: string } | null> {
+    return asActivity(() => this.pipeline.begin(input.documentId, input.runId));
+  }
+
+  /** Download + extraction into document_pages (heartbeats while the file is parsed). */
+  async extractDocument(
+    input: DocumentRef,
+  ): Promise<{ pageCount: number; unchanged: boolean; chunkCount: number | null }> {
+    return asActivity(async () => {
+      const ctx = Context.current();
+      const r = await whileHeartbeating(
+        () => ctx.heartbeat(),
+        this.pipeline.extract(input.documentId, input.runId),
+      );
+      return { pageCount: r.pageCount, unchanged: r.unchanged, chunkCount: r.chunkCount ?? null };
+    });
+  }
+
+  /**
+   * Chunk, embed in batches and upsert; heartbeats the next chunk index after each write and
+   * resumes from the last heartbeat when retried. Null when the document was deleted meanwhile.
+   */
+  async indexDocumentChunks(input: DocumentRef): Promise<{ chunkCount: number } | null> {
+    return asActivity(async () => {
+      const ctx = Context.current();
+      const resumeFrom =
+        typeof ctx.info.heartbeatDetails === 'number' ? (ctx.info.heartbeatDetails as number) : 0;
+      return this.pipeline.indexChunks(input.documentId, {
+        resumeFrom,
+        onProgress: (next) => ctx.heartbeat(next),
+        signal: ctx.cancellationSignal,
+      });
+    });
+  }
+
+  async completeDocumentIndexing(input: DocumentRef & { chunkCount: number }): Promise<void> {
+    return asActivity(() => this.pipeline.complete(input.documentId, input.runId, input.chunkCount));
+  }
+
+  async failDocumentIndexing(
+    input: DocumentRef & { status: 'ERROR' | 'CANCELLED'; reason: string | null },
+  ): Promise<void> {
+    return asActivity(() => this.pipeline.fail(input.documentId, input.runId, input.status, input.reason));
+  }
+}

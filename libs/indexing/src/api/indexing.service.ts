@@ -1,0 +1,473 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { APP_CONFIG, AppConfig, DomainError, ErrorCode, TEMPORAL_CLIENT } from '@docqa/common';
+import type { SourceType } from '@docqa/db';
+import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
+import {
+  fileTypeOf,
+  INDEXABLE_FILE_TYPES,
+  SourceConnector,
+  SourceConnectorRegistry,
+  SourceCredentialsCipher,
+  SourceError,
+} from '@docqa/sources';
+import type { indexDocsetWorkflow } from '@docqa/workflows/index-docset.workflow';
+import {
+  docsetWorkflowId,
+  INDEX_DOCSET_WORKFLOW,
+  IndexDocsetInput,
+  SEARCH_ATTRIBUTE_KEYS,
+} from '@docqa/workflows/indexing.contract';
+import { IndexingStore, RunOptions, RunRow, StatusCounts } from '../persistence/indexing.store';
+import { isUniqueViolation } from '../persistence/sql';
+import { LISTING_PAGE_SIZE } from '../pipeline/docset-pipeline';
+import {
+  CheckSourceCommand,
+  IndexAck,
+  IndexCommand,
+  IndexingProgress,
+  IndexingSummary,
+  IndexSyncResult,
+  RunCounts,
+  RunOutcome,
+  SourceCheckResult,
+} from './indexing.commands';
+
+/** A RUNNING row this old whose workflow is closed or unknown is a leftover (for example a terminated run). */
+const STALE_RUN_MS = 60_000;
+/** How long deleting a docset waits for its cancelled run to close before terminating it. */
+const CANCEL_WAIT_MS = 60_000;
+
+function inProgress(docSetName: string): DomainError {
+  return new DomainError(
+    ErrorCode.INDEXING_IN_PROGRESS,
+    `An indexing run for docset "${docSetName}" is already in progress`,
+    { docSetName },
+  );
+}
+
+function sourceFailure(err: unknown): never {
+  if (err instanceof SourceError)
+    throw new DomainError(ErrorCode.SOURCE_UNREACHABLE, `The source could not be reached: ${err.message}`);
+  throw err;
+}
+
+function countsOf(c: Record<string, number>): RunCounts {
+  const n = (k: string) => Number(c[k] ?? 0);
+  return {
+    listed: n('listed'),
+    new: n('new'),
+    changed: n('changed'),
+    unchanged: n('unchanged'),
+    removed: n('removed'),
+    completed: n('completed'),
+    failed: n('failed'),
+    cancelled: n('cancelled'),
+  };
+}
+
+function progressOf(c: StatusCounts, isIndexing: boolean): IndexingProgress {
+  return {
+    pendingCount: c.pending + c.cancelled,
+    indexingCount: c.indexing,
+    completedCount: c.complete,
+    errorCount: c.error,
+    isIndexing,
+  };
+}
+
+/**
+ * The indexing API's use cases (POST /index, check-source, cancel, retry, delete docsets,
+ * progress, summary) and the account-deletion clean-up. Every method takes the caller's account
+ * id; Postgres is the source of truth for counters, Temporal for running work.
+ */
+@Injectable()
+export class IndexingService {
+  private readonly logger = new Logger('IndexingService');
+
+  constructor(
+    private readonly store: IndexingStore,
+    private readonly connectors: SourceConnectorRegistry,
+    private readonly cipher: SourceCredentialsCipher,
+    @Inject(TEMPORAL_CLIENT) private readonly temporal: Client,
+    @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
+    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+  ) {}
+
+  async startIndex(accountId: number, cmd: IndexCommand): Promise<IndexAck | IndexSyncResult> {
+    const connector = this.connectors.get(cmd.sourceType);
+    const credentials = connector.parseCredentials(cmd.credentials);
+    const fileTypes = cmd.targetIndexTypes?.length
+      ? [...new Set(cmd.targetIndexTypes)]
+      : [...INDEXABLE_FILE_TYPES];
+    if (cmd.sourceType !== 'S3')
+      await this.probe(accountId, cmd.docSetName, connector, credentials, fileTypes);
+
+    const runId = randomUUID();
+    const options: RunOptions = {
+      kind: 'sync',
+      fileTypes,
+      forceReindex: cmd.forceReindex,
+      scope: connector.scopeOf(credentials),
+    };
+    await this.insertRun(accountId, cmd.docSetName, {
+      id: runId,
+      sourceType: cmd.sourceType,
+      options,
+      credentialsEnc: this.cipher.encrypt(credentials, runId),
+      accountName: cmd.accountName ?? null,
+      summaryModel: cmd.summaryModel ?? null,
+    });
+    const handle = await this.startWorkflow(
+      accountId,
+      cmd.docSetName,
+      cmd.sourceType,
+      runId,
+      'sync',
+      options,
+    );
+    this.logger.log({ accountId, runId, sourceType: cmd.sourceType }, 'indexing run started');
+    const ack: IndexAck = { message: 'Indexing job queued', docSetName: cmd.docSetName, jobId: runId };
+    if (cmd.async) return ack;
+
+    await handle.result().catch(() => undefined);
+    const run = await this.store.getRun(runId);
+    const status = (run?.status === 'RUNNING' ? 'FAILED' : (run?.status ?? 'FAILED')) as RunOutcome;
+    const message =
+      status === 'COMPLETED'
+        ? 'Indexing finished'
+        : status === 'CANCELLED'
+          ? 'Indexing was cancelled'
+          : 'Indexing failed';
+    return {
+      ...ack,
+      message,
+      status,
+      counts: countsOf(run?.counters ?? {}),
+      ...(run?.error ? { error: run.error } : {}),
+    };
+  }
+
+  async checkSource(accountId: number, cmd: CheckSourceCommand): Promise<SourceCheckResult> {
+    const connector = this.connectors.get(cmd.sourceType);
+    const credentials = connector.parseCredentials(cmd.credentials);
+    const types = new Set<string>(cmd.targetIndexTypes?.length ? cmd.targetIndexTypes : INDEXABLE_FILE_TYPES);
+    const sourceFileCount = await this.countSupported(connector, credentials, types);
+    const existingDocumentCount = await this.store.countDocset(accountId, cmd.docSetName);
+    return {
+      sourceFileCount,
+      existingDocumentCount,
+      message: `The source is reachable: ${sourceFileCount} supported files; the docset has ${existingDocumentCount} documents`,
+    };
+  }
+
+  async cancel(accountId: number, docSetName: string): Promise<IndexAck> {
+    const run = await this.store.openRun(accountId, docSetName);
+    if (!run)
+      throw new DomainError(ErrorCode.CONFLICT, `No indexing run is in progress for docset "${docSetName}"`, {
+        docSetName,
+      });
+    try {
+      await this.temporal.workflow.getHandle(run.workflowId).cancel();
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      await this.store.finishRun(run.id, 'CANCELLED', null, {});
+    }
+    this.logger.log({ accountId, runId: run.id }, 'indexing run cancellation requested');
+    return { message: 'Cancellation requested', docSetName, jobId: run.id };
+  }
+
+  async retry(
+    accountId: number,
+    documentId: string,
+    allowed: (docSetName: string) => boolean,
+  ): Promise<IndexAck & { documentId: string }> {
+    const doc = await this.store.getDocumentForAccount(accountId, documentId);
+    if (!doc || !allowed(doc.docSetName)) throw DomainError.notFound('Document not found');
+    if (doc.status !== 'ERROR')
+      throw new DomainError(
+        ErrorCode.CONFLICT,
+        `Only a document in ERROR can be retried; this one is ${doc.status}`,
+        { status: doc.status },
+      );
+    const previous = doc.lastRunId ? await this.store.getRun(doc.lastRunId) : null;
+    const credentials = previous?.credentialsEnc
+      ? this.cipher.decrypt(previous.credentialsEnc, previous.id)
+      : undefined;
+    const runId = randomUUID();
+    const options: RunOptions = {
+      kind: 'retry',
+      fileTypes: [doc.fileType],
+      forceReindex: true,
+      scope: '',
+      documentId,
+    };
+    await this.insertRun(
+      accountId,
+      doc.docSetName,
+      {
+        id: runId,
+        sourceType: doc.sourceType,
+        options,
+        credentialsEnc: credentials === undefined ? null : this.cipher.encrypt(credentials, runId),
+        accountName: null,
+        summaryModel: previous?.summaryModel ?? null,
+      },
+      async (m) => {
+        if (!(await this.store.resetForRetry(m, accountId, documentId, runId)))
+          throw new DomainError(ErrorCode.CONFLICT, 'Only a document in ERROR can be retried');
+      },
+    );
+    await this.startWorkflow(accountId, doc.docSetName, doc.sourceType, runId, 'retry', options);
+    return { message: 'Retry queued', docSetName: doc.docSetName, documentId, jobId: runId };
+  }
+
+  /** Cancels open runs, then deletes the docsets' chunks, documents, pages and runs. */
+  async deleteDocsets(
+    accountId: number,
+    names: string[],
+  ): Promise<{ message: string; docSetNames: string[]; deletedDocumentCount: number }> {
+    const unique = [...new Set(names)];
+    const owned = new Set(await this.store.ownedDocsetNames(accountId, unique));
+    const foreign = unique.filter((n) => !owned.has(n));
+    if (foreign.length) throw DomainError.forbidden('Every docset to delete must belong to your account');
+    await this.stopRuns(await this.store.openRunsOfAccount(accountId, unique));
+    for (const name of unique) await this.search.deleteByDocSet(String(accountId), name);
+    const deletedDocumentCount = await this.store.deleteDocsets(accountId, unique);
+    this.logger.log({ accountId, docSets: unique.length, deletedDocumentCount }, 'docsets deleted');
+    return { message: 'Docsets deleted', docSetNames: unique, deletedDocumentCount };
+  }
+
+  async progress(accountId: number, docSetName: string): Promise<IndexingProgress> {
+    const [counts, run] = await Promise.all([
+      this.store.docsetStatusCounts(accountId, docSetName),
+      this.store.openRun(accountId, docSetName),
+    ]);
+    return progressOf(counts, run !== null);
+  }
+
+  async summary(accountId: number, allowed: (docSetName: string) => boolean): Promise<IndexingSummary> {
+    const [docsets, runs, open] = await Promise.all([
+      this.store.docsetSummaries(accountId),
+      this.store.lastRuns(accountId),
+      this.store.openRunsOfAccount(accountId),
+    ]);
+    const lastRun = new Map(runs.map((r) => [r.docSetName, r]));
+    const openNames = new Set(open.map((r) => r.docSetName));
+    const names = new Set([...docsets.map((d) => d.docSetName), ...runs.map((r) => r.docSetName)]);
+    const byName = new Map(docsets.map((d) => [d.docSetName, d]));
+    const items = [...names]
+      .filter(allowed)
+      .sort()
+      .map((name) => {
+        const d = byName.get(name);
+        const counts = d?.counts ?? { pending: 0, indexing: 0, complete: 0, error: 0, cancelled: 0 };
+        const r = lastRun.get(name);
+        return {
+          docSetName: name,
+          sourceTypes: d?.sourceTypes ?? (r ? [r.sourceType] : []),
+          exists: d?.exists ?? false,
+          documentCount: counts.pending + counts.indexing + counts.complete + counts.error + counts.cancelled,
+          ...progressOf(counts, openNames.has(name)),
+          lastRun: r ? this.runSummary(r) : null,
+        };
+      });
+    const sum = (k: 'documentCount' | 'pendingCount' | 'indexingCount' | 'completedCount' | 'errorCount') =>
+      items.reduce((a, i) => a + i[k], 0);
+    return {
+      docSets: items,
+      totals: {
+        docSetCount: items.length,
+        documentCount: sum('documentCount'),
+        pendingCount: sum('pendingCount'),
+        indexingCount: sum('indexingCount'),
+        completedCount: sum('completedCount'),
+        errorCount: sum('errorCount'),
+        indexingDocSetCount: items.filter((i) => i.isIndexing).length,
+      },
+    };
+  }
+
+  /** Account deletion: stop every run, then remove the account's chunks, documents and runs. */
+  async deleteAccountData(accountId: number): Promise<void> {
+    await this.stopRuns(await this.store.openRunsOfAccount(accountId));
+    await this.search.deleteByAccount(String(accountId));
+    const names = await this.store.docsetNamesOfAccount(accountId);
+    if (names.length) await this.store.deleteDocsets(accountId, names);
+  }
+
+  // ---- internals ----
+
+  private runSummary(r: RunRow) {
+    return {
+      jobId: r.id,
+      kind: r.options.kind,
+      status: r.status,
+      startedAt: new Date(r.createdAt).toISOString(),
+      finishedAt: r.finishedAt ? new Date(r.finishedAt).toISOString() : null,
+      error: r.error,
+      counts: countsOf(r.counters ?? {}),
+    };
+  }
+
+  private async probe(
+    accountId: number,
+    docSetName: string,
+    connector: SourceConnector,
+    credentials: unknown,
+    fileTypes: string[],
+  ): Promise<void> {
+    const found = await this.countSupported(connector, credentials, new Set(fileTypes));
+    if (found === 0 && (await this.store.countDocset(accountId, docSetName)) > 0)
+      throw new DomainError(
+        ErrorCode.SOURCE_EMPTY,
+        'The source has no supported files while the docset already has documents; nothing was changed',
+      );
+  }
+
+  private async countSupported(
+    connector: SourceConnector,
+    credentials: unknown,
+    types: Set<string>,
+  ): Promise<number> {
+    try {
+      await connector.check(credentials);
+      let count = 0;
+      let token: string | null = null;
+      do {
+        const page = await connector.listPage(credentials, token, LISTING_PAGE_SIZE);
+        for (const o of page.objects) {
+          const t = fileTypeOf(o.fileName);
+          if (t && types.has(t)) count++;
+        }
+        token = page.nextPageToken;
+      } while (token);
+      return count;
+    } catch (err) {
+      return sourceFailure(err);
+    }
+  }
+
+  /** Inserts the RUNNING row; the partial unique index turns a second open run into 409. */
+  private async insertRun(
+    accountId: number,
+    docSetName: string,
+    r: Pick<RunRow, 'id' | 'sourceType' | 'options' | 'credentialsEnc' | 'summaryModel'> & {
+      accountName: string | null;
+    },
+    alsoInTransaction?: (m: EntityManager) => Promise<void>,
+  ): Promise<void> {
+    const row = { ...r, accountId, docSetName, workflowId: docsetWorkflowId(accountId, docSetName) };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.store.transaction(async (m) => {
+          await this.store.insertRun(row, m);
+          await alsoInTransaction?.(m);
+        });
+        return;
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        if (attempt > 0 || !(await this.closeIfStale(accountId, docSetName))) throw inProgress(docSetName);
+      }
+    }
+  }
+
+  /** Closes a RUNNING row whose workflow is no longer running; true if it did. */
+  private async closeIfStale(accountId: number, docSetName: string): Promise<boolean> {
+    const open = await this.store.openRun(accountId, docSetName);
+    if (!open) return true;
+    if (Date.now() - new Date(open.createdAt).getTime() < STALE_RUN_MS) return false;
+    try {
+      const d = await this.temporal.workflow.getHandle(open.workflowId).describe();
+      if (d.status.name === 'RUNNING') return false;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) return false;
+    }
+    this.logger.warn({ accountId, runId: open.id }, 'closing a run whose workflow is no longer running');
+    await this.store.finishRun(open.id, 'FAILED', 'The run ended without recording its outcome', {});
+    return true;
+  }
+
+  private async startWorkflow(
+    accountId: number,
+    docSetName: string,
+    sourceType: SourceType,
+    runId: string,
+    kind: 'sync' | 'retry',
+    options: RunOptions,
+  ) {
+    const input: IndexDocsetInput = {
+      runId,
+      accountId,
+      docSetName,
+      sourceType,
+      kind,
+      windowSize: this.cfg.indexingConcurrency,
+      childrenPerRun: this.cfg.indexingChildrenPerRun,
+    };
+    const what = kind === 'retry' ? `Retry document ${options.documentId}` : `Index ${sourceType} source`;
+    try {
+      return await this.temporal.workflow.start<typeof indexDocsetWorkflow>(INDEX_DOCSET_WORKFLOW, {
+        taskQueue: this.cfg.temporalTaskQueue,
+        workflowId: docsetWorkflowId(accountId, docSetName),
+        args: [input],
+        workflowIdConflictPolicy: 'FAIL',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        typedSearchAttributes: [
+          { key: SEARCH_ATTRIBUTE_KEYS.accountId, value: String(accountId) },
+          { key: SEARCH_ATTRIBUTE_KEYS.docSetName, value: docSetName },
+          { key: SEARCH_ATTRIBUTE_KEYS.sourceType, value: sourceType },
+        ],
+        staticSummary: `${what} into docset "${docSetName.slice(0, 120)}" (account ${accountId})`,
+        staticDetails: [
+          `jobId: ${runId}`,
+          `kind: ${kind}`,
+          `file types: ${options.fileTypes.join(', ')}`,
+          `forceReindex: ${options.forceReindex}`,
+          `window: ${input.windowSize} documents, continue-as-new every ${input.childrenPerRun} children`,
+        ].join('\n'),
+      });
+    } catch (err) {
+      const conflict = err instanceof WorkflowExecutionAlreadyStartedError;
+      await this.store.finishRun(
+        runId,
+        'FAILED',
+        conflict ? 'Another run was already open' : 'The run could not be started',
+        {},
+      );
+      if (conflict) throw inProgress(docSetName);
+      this.logger.error(
+        { accountId, runId, errName: (err as Error)?.name },
+        'could not start the indexing workflow',
+      );
+      throw new DomainError(
+        ErrorCode.DEPENDENCY_UNAVAILABLE,
+        'The indexing service is unavailable; try again later',
+      );
+    }
+  }
+
+  private async stopRuns(runs: RunRow[]): Promise<void> {
+    await Promise.all(
+      runs.map(async (run) => {
+        const handle = this.temporal.workflow.getHandle(run.workflowId);
+        try {
+          await handle.cancel();
+          const closed = await Promise.race([
+            handle.result().then(
+              () => true,
+              () => true,
+            ),
+            new Promise<boolean>((r) => setTimeout(() => r(false), CANCEL_WAIT_MS).unref()),
+          ]);
+          if (!closed) await handle.terminate('docset or account deleted');
+        } catch (err) {
+          if (!(err instanceof WorkflowNotFoundError)) throw err;
+        }
+        await this.store.finishRun(run.id, 'CANCELLED', null, {});
+      }),
+    );
+  }
+}

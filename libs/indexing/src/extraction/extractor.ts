@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import mammoth from 'mammoth';
+import type { IndexableFileType } from '@docqa/sources';
+import { DocumentRejectedError } from './document-rejected.error';
+import { htmlToText } from './html-text';
+import { PdfExtractor } from './pdf-extractor';
+import { decodeText, textPages } from './text-decoding';
+
+const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+/**
+ * File bytes to page texts (index 0 is physical page 1). PDFs keep their physical pages; DOCX,
+ * HTML, Markdown and CSV are one page; plain text is split on form feeds. Throws
+ * DocumentRejectedError for files no retry can read.
+ */
+@Injectable()
+export class DocumentExtractor {
+  constructor(private readonly pdf: PdfExtractor) {}
+
+  async extract(fileType: IndexableFileType | string, data: Buffer): Promise<string[]> {
+    const pages = await this.pages(fileType, data);
+    if (!pages.some((p) => p.trim().length > 0)) {
+      throw new DocumentRejectedError(
+        'EMPTY',
+        fileType === 'pdf'
+          ? 'The PDF has no extractable text (scanned pages need OCR, which is not supported)'
+          : 'The file has no text',
+      );
+    }
+    return pages;
+  }
+
+  private async pages(fileType: string, data: Buffer): Promise<string[]> {
+    switch (fileType) {
+      case 'pdf':
+        if (!data.subarray(0, 1024).includes('%PDF-'))
+          throw new DocumentRejectedError('CORRUPT', 'The file is not a PDF (no %PDF header)');
+        return this.pdf.extract(data);
+      case 'docx':
+        return [await docxText(data)];
+      case 'txt':
+        return textPages(decodeText(data));
+      case 'md':
+      case 'csv':
+        return [decodeText(data).replace(/\r\n?/g, '\n')];
+      case 'html':
+        return [htmlToText(decodeText(data))];
+      default:
+        throw new DocumentRejectedError('UNSUPPORTED', `Unsupported file type "${fileType}"`);
+    }
+  }
+}
+
+async function docxText(data: Buffer): Promise<string> {
+  if (data.subarray(0, 8).equals(OLE_MAGIC))
+    throw new DocumentRejectedError(
+      'ENCRYPTED',
+      'The DOCX file is encrypted (password-protected) or is a legacy Word 97-2003 file',
+    );
+  if (data.length < 4 || data[0] !== 0x50 || data[1] !== 0x4b)
+    throw new DocumentRejectedError('CORRUPT', 'The DOCX file is not a valid Office Open XML package');
+  try {
+    const { value } = await mammoth.extractRawText({ buffer: data });
+    return value;
+  } catch (err) {
+    const detail = String((err as Error)?.message ?? err)
+      .replace(/\s+/g, ' ')
+      .slice(0, 200);
+    throw new DocumentRejectedError('CORRUPT', `The DOCX file could not be read (${detail})`);
+  }
+}

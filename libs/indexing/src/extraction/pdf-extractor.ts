@@ -1,0 +1,157 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Worker } from 'node:worker_threads';
+import { DocumentRejectedError } from './document-rejected.error';
+
+/**
+ * Code of one extraction thread. It loads unpdf (PDF.js) natively: PDF.js is ESM-only, and a
+ * thread keeps the parse (CPU-bound, seconds for a long PDF) off the event loop that heartbeats
+ * the activity and serves the API. Pages come back as an array, 1-based physical order.
+ */
+const THREAD_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let unpdf;
+parentPort.on('message', async ({ id, data }) => {
+  let pdf;
+  try {
+    unpdf = unpdf || require(workerData.unpdfPath);
+    pdf = await unpdf.getDocumentProxy(new Uint8Array(data), { verbosity: 0, isEvalSupported: false });
+    const { text } = await unpdf.extractText(pdf, { mergePages: false });
+    parentPort.postMessage({ id, ok: true, pages: text });
+  } catch (err) {
+    parentPort.postMessage({ id, ok: false, name: String((err && err.name) || 'Error'), message: String((err && err.message) || err) });
+  } finally {
+    if (pdf) await pdf.destroy().catch(() => undefined);
+  }
+});
+`;
+
+interface Job {
+  id: number;
+  data: Buffer;
+  resolve: (pages: string[]) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+}
+
+type Reply =
+  { id: number; ok: true; pages: string[] } | { id: number; ok: false; name: string; message: string };
+
+export interface PdfExtractorOptions {
+  threads: number;
+  timeoutMs: number;
+  maxHeapMb: number;
+}
+
+/** Maps a PDF.js failure to a readable, permanent rejection. */
+export function pdfFailure(name: string, message: string): DocumentRejectedError {
+  if (name === 'PasswordException')
+    return new DocumentRejectedError('ENCRYPTED', 'The PDF is encrypted (password-protected)');
+  const detail = message.replace(/\s+/g, ' ').slice(0, 200);
+  return new DocumentRejectedError('CORRUPT', `The PDF could not be read (${name}: ${detail})`);
+}
+
+/** A small pool of extraction threads, started on first use and stopped with the module. */
+@Injectable()
+export class PdfExtractor implements OnModuleDestroy {
+  private readonly opts: PdfExtractorOptions;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(opts?: Partial<PdfExtractorOptions>) {
+    this.opts = { threads: 2, timeoutMs: 5 * 60_000, maxHeapMb: 1024, ...(opts ?? {}) };
+  }
+
+  /** Text of every page, in physical order. Rejects with DocumentRejectedError for a bad PDF. */
+  extract(data: Buffer): Promise<string[]> {
+    if (this.closed) return Promise.reject(new Error('PdfExtractor is closed'));
+    return new Promise<string[]>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, data, resolve, reject });
+      this.pump();
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error('PdfExtractor is closed'));
+    await Promise.all(this.slots.splice(0).map((s) => this.retire(s, new Error('PdfExtractor is closed'))));
+  }
+
+  private pump(): void {
+    while (this.queue.length) {
+      let slot = this.slots.find((s) => !s.job);
+      if (!slot && this.slots.length < this.opts.threads) slot = this.spawn();
+      if (!slot) return;
+      const job = this.queue.shift() as Job;
+      slot.job = job;
+      slot.timer = setTimeout(() => {
+        void this.retire(
+          slot as Slot,
+          new DocumentRejectedError(
+            'CORRUPT',
+            `PDF extraction did not finish within ${this.opts.timeoutMs} ms`,
+          ),
+        );
+      }, this.opts.timeoutMs);
+      const copy = new Uint8Array(job.data.byteLength);
+      copy.set(job.data);
+      slot.worker.postMessage({ id: job.id, data: copy }, [copy.buffer]);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(THREAD_SOURCE, {
+      eval: true,
+      workerData: { unpdfPath: require.resolve('unpdf') },
+      resourceLimits: { maxOldGenerationSizeMb: this.opts.maxHeapMb },
+    });
+    worker.unref();
+    const slot: Slot = { worker };
+    worker.on('message', (reply: Reply) => {
+      const job = slot.job;
+      if (!job || job.id !== reply.id) return;
+      this.finish(slot);
+      if (reply.ok) job.resolve(reply.pages);
+      else job.reject(pdfFailure(reply.name, reply.message));
+      this.pump();
+    });
+    // A crash (out of memory on a hostile file, for example) fails the job and replaces the thread.
+    worker.on(
+      'error',
+      (err) =>
+        void this.retire(
+          slot,
+          new DocumentRejectedError('CORRUPT', `The PDF could not be processed (${err.name})`),
+        ),
+    );
+    worker.on(
+      'exit',
+      () => void this.retire(slot, new DocumentRejectedError('CORRUPT', 'The PDF could not be processed')),
+    );
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private finish(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.job = undefined;
+  }
+
+  private async retire(slot: Slot, reason: Error): Promise<void> {
+    const job = slot.job;
+    this.finish(slot);
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    job?.reject(reason);
+    slot.worker.removeAllListeners('exit');
+    await slot.worker.terminate().catch(() => undefined);
+    if (!this.closed) this.pump();
+  }
+}

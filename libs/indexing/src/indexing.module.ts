@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { SourcesModule } from '@docqa/sources';
+import { IndexingAccountDeletionHook } from './api/account-deletion.hook';
+import { IndexingService } from './api/indexing.service';
+import { DocumentExtractor } from './extraction/extractor';
+import { PdfExtractor } from './extraction/pdf-extractor';
+import { IndexingStore } from './persistence/indexing.store';
+import { DocsetPipeline } from './pipeline/docset-pipeline';
+import { DocumentPipeline } from './pipeline/document-pipeline';
+import { RunCredentials } from './pipeline/run-credentials';
+import { DocumentSummarizer } from './summary/summarizer';
+
+/**
+ * Indexing: pipelines the worker's activities call, and the service behind the indexing API.
+ * Needs ConfigModule, DbModule, TemporalModule, SearchModule and LlmModule in the application.
+ */
+@Module({
+  imports: [SourcesModule],
+  providers: [
+    IndexingStore,
+    RunCredentials,
+    { provide: PdfExtractor, useFactory: () => new PdfExtractor() },
+    DocumentExtractor,
+    DocumentSummarizer,
+    DocsetPipeline,
+    DocumentPipeline,
+    IndexingService,
+    IndexingAccountDeletionHook,
+  ],
+  exports: [DocsetPipeline, DocumentPipeline, IndexingService, DocumentExtractor],
+})
+export class IndexingModule {}

@@ -1,0 +1,546 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import type { DocumentStatus, RunStatus, SourceType } from '@docqa/db';
+import type { SourceObject } from '@docqa/sources';
+import { rowsOf } from './sql';
+
+export interface RunRow {
+  id: string;
+  accountId: number;
+  docSetName: string;
+  workflowId: string;
+  sourceType: SourceType;
+  status: RunStatus;
+  options: RunOptions;
+  credentialsEnc: string | null;
+  summaryModel: string | null;
+  counters: Record<string, number>;
+  error: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+/** What a run was asked to do (index_runs.options). */
+export interface RunOptions {
+  kind: 'sync' | 'retry';
+  /** File types this run includes. */
+  fileTypes: string[];
+  forceReindex: boolean;
+  /** sourceId prefix the listing covers (removal never reaches outside it). */
+  scope: string;
+  /** Retry runs: the one document. */
+  documentId?: string;
+}
+
+export interface DocumentRow {
+  id: string;
+  accountId: number;
+  docSetName: string;
+  fileName: string;
+  sourceType: SourceType;
+  sourceId: string;
+  status: DocumentStatus;
+  fileType: string;
+  contentHash: string | null;
+  pageCount: number | null;
+  chunkCount: number | null;
+  indexedAt: Date | null;
+  lastRunId: string | null;
+}
+
+export interface StatusCounts {
+  pending: number;
+  indexing: number;
+  complete: number;
+  error: number;
+  cancelled: number;
+}
+
+export interface PlanCounts {
+  listed: number;
+  new: number;
+  changed: number;
+  unchanged: number;
+}
+
+const RUN_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSetName", workflow_id AS "workflowId",
+  source_type AS "sourceType", status, options, credentials_enc AS "credentialsEnc",
+  summary_model AS "summaryModel", counters, error, created_at AS "createdAt", finished_at AS "finishedAt"`;
+const DOC_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSetName", file_name AS "fileName",
+  source_type AS "sourceType", source_id AS "sourceId", status, file_type AS "fileType",
+  content_hash AS "contentHash", page_count AS "pageCount", chunk_count AS "chunkCount",
+  indexed_at AS "indexedAt", last_run_id AS "lastRunId"`;
+
+const PAGE_INSERT_BATCH = 200;
+
+/**
+ * Postgres side of indexing: runs, the staged listing, documents and their pages. Methods that a
+ * caller reaches with a tenant's input take the account id; the worker-side methods are keyed by
+ * run and document ids that only the workflow (started by the API for that account) hands out.
+ */
+@Injectable()
+export class IndexingStore {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+
+  transaction<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.ds.transaction(fn);
+  }
+
+  // ---- runs ----
+
+  async insertRun(
+    r: {
+      id: string;
+      accountId: number;
+      docSetName: string;
+      workflowId: string;
+      sourceType: SourceType;
+      options: RunOptions;
+      credentialsEnc: string | null;
+      accountName: string | null;
+      summaryModel: string | null;
+    },
+    m?: EntityManager,
+  ): Promise<void> {
+    await (m ?? this.ds.manager).query(
+      `INSERT INTO index_runs (id, account_id, docset_name, workflow_id, source_type, status, options,
+         credentials_enc, account_name, summary_model)
+       VALUES ($1, $2, $3, $4, $5, 'RUNNING', $6, $7, $8, $9)`,
+      [
+        r.id,
+        r.accountId,
+        r.docSetName,
+        r.workflowId,
+        r.sourceType,
+        JSON.stringify(r.options),
+        r.credentialsEnc,
+        r.accountName,
+        r.summaryModel,
+      ],
+    );
+  }
+
+  async getRun(runId: string): Promise<RunRow | null> {
+    const rows: RunRow[] = await this.ds.query(`SELECT ${RUN_COLUMNS} FROM index_runs WHERE id = $1`, [
+      runId,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  async getRunForAccount(accountId: number, runId: string): Promise<RunRow | null> {
+    const rows: RunRow[] = await this.ds.query(
+      `SELECT ${RUN_COLUMNS} FROM index_runs WHERE id = $1 AND account_id = $2`,
+      [runId, accountId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async openRun(accountId: number, docSetName: string): Promise<RunRow | null> {
+    const rows: RunRow[] = await this.ds.query(
+      `SELECT ${RUN_COLUMNS} FROM index_runs WHERE account_id = $1 AND docset_name = $2 AND status = 'RUNNING'`,
+      [accountId, docSetName],
+    );
+    return rows[0] ?? null;
+  }
+
+  async openRunsOfAccount(accountId: number, docSetNames?: string[]): Promise<RunRow[]> {
+    return this.ds.query(
+      `SELECT ${RUN_COLUMNS} FROM index_runs
+        WHERE account_id = $1 AND status = 'RUNNING' AND ($2::text[] IS NULL OR docset_name = ANY($2))`,
+      [accountId, docSetNames ?? null],
+    );
+  }
+
+  /**
+   * Closes a run: documents it left PENDING or INDEXING become CANCELLED (re-runnable), the staged
+   * listing is dropped, and the row gets its final status and counters. Idempotent.
+   */
+  async finishRun(
+    runId: string,
+    status: Exclude<RunStatus, 'RUNNING'>,
+    error: string | null,
+    counters: Record<string, number>,
+  ): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      await m.query(
+        `UPDATE documents SET status = 'CANCELLED', updated_at = now()
+          WHERE last_run_id = $1 AND status IN ('PENDING', 'INDEXING')`,
+        [runId],
+      );
+      await m.query(`DELETE FROM index_run_listing WHERE run_id = $1`, [runId]);
+      await m.query(
+        `UPDATE index_runs SET status = $2, error = $3, counters = counters || $4::jsonb, finished_at = now(), updated_at = now()
+          WHERE id = $1 AND status = 'RUNNING'`,
+        [runId, status, error, JSON.stringify(counters)],
+      );
+    });
+  }
+
+  async mergeRunCounters(runId: string, counters: Record<string, number>): Promise<void> {
+    await this.ds.query(
+      `UPDATE index_runs SET counters = counters || $2::jsonb, updated_at = now() WHERE id = $1`,
+      [runId, JSON.stringify(counters)],
+    );
+  }
+
+  // ---- listing and planning ----
+
+  async stageListing(runId: string, objects: Array<SourceObject & { fileType: string }>): Promise<void> {
+    if (!objects.length) return;
+    await this.ds.query(
+      `INSERT INTO index_run_listing (run_id, source_id, path, file_name, file_type, etag, size_bytes, last_modified)
+       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::timestamptz[])
+       ON CONFLICT (run_id, source_id) DO UPDATE SET path = excluded.path, file_name = excluded.file_name,
+         file_type = excluded.file_type, etag = excluded.etag, size_bytes = excluded.size_bytes,
+         last_modified = excluded.last_modified`,
+      [
+        runId,
+        objects.map((o) => o.sourceId),
+        objects.map((o) => o.path),
+        objects.map((o) => o.fileName),
+        objects.map((o) => o.fileType),
+        objects.map((o) => o.etag),
+        objects.map((o) => String(o.sizeBytes)),
+        objects.map((o) => o.lastModified),
+      ],
+    );
+  }
+
+  async countStaged(runId: string): Promise<number> {
+    const [{ n }] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM index_run_listing WHERE run_id = $1`,
+      [runId],
+    );
+    return Number(n);
+  }
+
+  /**
+   * Diffs the staged listing against the docset's documents in one statement: new files are
+   * inserted PENDING; changed files (other etag), files a run left unfinished, and with
+   * `forceReindex` every listed file, become PENDING for this run. Unchanged COMPLETE and ERROR
+   * documents are left alone (retry or forceReindex re-runs an ERROR one).
+   */
+  async plan(run: RunRow): Promise<PlanCounts> {
+    const rows: Array<{ inserted: boolean }> = await this.ds.query(
+      `INSERT INTO documents AS d (id, account_id, docset_name, file_name, source_type, source_id, source_path,
+         source_metadata, etag, status, file_type, size_bytes, last_run_id)
+       SELECT gen_random_uuid(), $2, $3, l.file_name, $4, l.source_id, l.path,
+         jsonb_build_object('lastModified', l.last_modified), l.etag, 'PENDING', l.file_type, l.size_bytes, $1
+         FROM index_run_listing l WHERE l.run_id = $1
+       ON CONFLICT (account_id, docset_name, source_type, source_id) DO UPDATE
+         SET status = 'PENDING', etag = excluded.etag, file_name = excluded.file_name,
+             source_path = excluded.source_path, source_metadata = excluded.source_metadata,
+             file_type = excluded.file_type, size_bytes = excluded.size_bytes,
+             last_run_id = excluded.last_run_id, error = NULL, updated_at = now()
+         WHERE $5::boolean OR d.etag IS DISTINCT FROM excluded.etag OR d.status IN ('PENDING', 'INDEXING', 'CANCELLED')
+       RETURNING (xmax = 0) AS inserted`,
+      [run.id, run.accountId, run.docSetName, run.sourceType, run.options.forceReindex],
+    );
+    const listed = await this.countStaged(run.id);
+    const created = rows.filter((r) => r.inserted).length;
+    const changed = rows.length - created;
+    return { listed, new: created, changed, unchanged: listed - rows.length };
+  }
+
+  /** Documents of the run's scope and file types that its listing no longer has. */
+  async goneDocuments(run: RunRow, limit: number): Promise<Array<{ id: string }>> {
+    return this.ds.query(
+      `SELECT d.id FROM documents d
+        WHERE d.account_id = $2 AND d.docset_name = $3 AND d.source_type = $4
+          AND left(d.source_id, length($5)) = $5 AND d.file_type = ANY($6)
+          AND NOT EXISTS (SELECT 1 FROM index_run_listing l WHERE l.run_id = $1 AND l.source_id = d.source_id)
+        ORDER BY d.id LIMIT $7`,
+      [
+        run.id,
+        run.accountId,
+        run.docSetName,
+        run.sourceType,
+        run.options.scope,
+        run.options.fileTypes,
+        limit,
+      ],
+    );
+  }
+
+  async countInScope(run: RunRow): Promise<number> {
+    const [{ n }] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM documents
+        WHERE account_id = $1 AND docset_name = $2 AND source_type = $3 AND left(source_id, length($4)) = $4`,
+      [run.accountId, run.docSetName, run.sourceType, run.options.scope],
+    );
+    return Number(n);
+  }
+
+  /** The next PENDING documents of a run in id order, after `afterId` (keyset paging). */
+  async nextPending(
+    runId: string,
+    afterId: string | null,
+    limit: number,
+  ): Promise<Array<{ id: string; fileName: string }>> {
+    return this.ds.query(
+      `SELECT id, file_name AS "fileName" FROM documents
+        WHERE last_run_id = $1 AND status = 'PENDING' AND ($2::uuid IS NULL OR id > $2::uuid)
+        ORDER BY id LIMIT $3`,
+      [runId, afterId, limit],
+    );
+  }
+
+  async countRunDocuments(runId: string): Promise<Partial<Record<DocumentStatus, number>>> {
+    const rows: Array<{ status: DocumentStatus; n: number }> = await this.ds.query(
+      `SELECT status, count(*)::int AS n FROM documents WHERE last_run_id = $1 GROUP BY status`,
+      [runId],
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  }
+
+  // ---- documents ----
+
+  async getDocument(documentId: string): Promise<DocumentRow | null> {
+    const rows: DocumentRow[] = await this.ds.query(`SELECT ${DOC_COLUMNS} FROM documents WHERE id = $1`, [
+      documentId,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  async getDocumentForAccount(accountId: number, documentId: string): Promise<DocumentRow | null> {
+    const rows: DocumentRow[] = await this.ds.query(
+      `SELECT ${DOC_COLUMNS} FROM documents WHERE id = $1 AND account_id = $2`,
+      [documentId, accountId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** PENDING -> INDEXING for this run; null when the document is gone or belongs to another run. */
+  async beginDocument(documentId: string, runId: string): Promise<DocumentRow | null> {
+    const rows = rowsOf<DocumentRow>(
+      await this.ds.query(
+        `UPDATE documents SET status = 'INDEXING', error = NULL, updated_at = now()
+          WHERE id = $1 AND last_run_id = $2 AND status IN ('PENDING', 'INDEXING')
+          RETURNING ${DOC_COLUMNS}`,
+        [documentId, runId],
+      ),
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Replaces the document's pages and records what extraction learnt, in one transaction. */
+  async savePages(
+    documentId: string,
+    pages: string[],
+    meta: { contentHash: string; summary: string | null; sizeBytes: number },
+  ): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      await m.query(`DELETE FROM document_pages WHERE document_id = $1`, [documentId]);
+      for (let i = 0; i < pages.length; i += PAGE_INSERT_BATCH) {
+        const slice = pages.slice(i, i + PAGE_INSERT_BATCH);
+        await m.query(
+          `INSERT INTO document_pages (document_id, page_number, text)
+           SELECT $1, * FROM unnest($2::int[], $3::text[])`,
+          [documentId, slice.map((_, j) => i + j + 1), slice.map(stripNul)],
+        );
+      }
+      await m.query(
+        `UPDATE documents SET page_count = $2, content_hash = $3, summary = $4, size_bytes = $5, updated_at = now() WHERE id = $1`,
+        [documentId, pages.length, meta.contentHash, meta.summary, String(meta.sizeBytes)],
+      );
+    });
+  }
+
+  async pageCountStored(documentId: string): Promise<number> {
+    const [{ n }] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM document_pages WHERE document_id = $1`,
+      [documentId],
+    );
+    return Number(n);
+  }
+
+  async loadPages(documentId: string): Promise<Array<{ pageNumber: number; text: string }>> {
+    return this.ds.query(
+      `SELECT page_number AS "pageNumber", text FROM document_pages WHERE document_id = $1 ORDER BY page_number`,
+      [documentId],
+    );
+  }
+
+  async documentExists(documentId: string): Promise<boolean> {
+    const rows = await this.ds.query(`SELECT 1 FROM documents WHERE id = $1`, [documentId]);
+    return rows.length > 0;
+  }
+
+  async completeDocument(documentId: string, runId: string, chunkCount: number): Promise<boolean> {
+    const rows = rowsOf(
+      await this.ds.query(
+        `UPDATE documents SET status = 'COMPLETE', chunk_count = $3, error = NULL, indexed_at = now(), updated_at = now()
+          WHERE id = $1 AND last_run_id = $2 RETURNING id`,
+        [documentId, runId, chunkCount],
+      ),
+    );
+    return rows.length === 1;
+  }
+
+  /** ERROR or CANCELLED: the document keeps no chunks and no pages (the caller deletes the chunks). */
+  async failDocument(
+    documentId: string,
+    runId: string,
+    status: 'ERROR' | 'CANCELLED',
+    error: string | null,
+  ): Promise<boolean> {
+    return this.ds.transaction(async (m) => {
+      const rows = rowsOf(
+        await m.query(
+          `UPDATE documents SET status = $3, error = $4, chunk_count = NULL, page_count = NULL,
+                  content_hash = NULL, updated_at = now()
+            WHERE id = $1 AND last_run_id = $2 AND status <> 'COMPLETE' RETURNING id`,
+          [documentId, runId, status, error],
+        ),
+      );
+      if (rows.length) await m.query(`DELETE FROM document_pages WHERE document_id = $1`, [documentId]);
+      return rows.length === 1;
+    });
+  }
+
+  /** Marks an ERROR document PENDING for a retry run. False unless it is in ERROR. */
+  async resetForRetry(
+    m: EntityManager,
+    accountId: number,
+    documentId: string,
+    runId: string,
+  ): Promise<boolean> {
+    const rows = rowsOf(
+      await m.query(
+        `UPDATE documents SET status = 'PENDING', error = NULL, last_run_id = $3, updated_at = now()
+          WHERE id = $1 AND account_id = $2 AND status = 'ERROR' RETURNING id`,
+        [documentId, accountId, runId],
+      ),
+    );
+    return rows.length === 1;
+  }
+
+  async deleteDocuments(ids: string[]): Promise<void> {
+    if (ids.length) await this.ds.query(`DELETE FROM documents WHERE id = ANY($1::uuid[])`, [ids]);
+  }
+
+  // ---- docsets (tenant-scoped reads) ----
+
+  async docsetStatusCounts(accountId: number, docSetName: string): Promise<StatusCounts> {
+    const rows: Array<{ status: DocumentStatus; n: number }> = await this.ds.query(
+      `SELECT status, count(*)::int AS n FROM documents WHERE account_id = $1 AND docset_name = $2 GROUP BY status`,
+      [accountId, docSetName],
+    );
+    return toCounts(rows);
+  }
+
+  async docsetSummaries(accountId: number): Promise<
+    Array<{
+      docSetName: string;
+      sourceTypes: string[];
+      counts: StatusCounts;
+      exists: boolean;
+    }>
+  > {
+    const rows: Array<{
+      docSetName: string;
+      status: DocumentStatus;
+      n: number;
+      sourceTypes: string[];
+      indexed: boolean;
+    }> = await this.ds.query(
+      `SELECT docset_name AS "docSetName", status, count(*)::int AS n,
+                array_agg(DISTINCT source_type) AS "sourceTypes", bool_or(indexed_at IS NOT NULL) AS indexed
+           FROM documents WHERE account_id = $1 GROUP BY docset_name, status ORDER BY docset_name`,
+      [accountId],
+    );
+    const out = new Map<
+      string,
+      { docSetName: string; sourceTypes: Set<string>; rows: typeof rows; exists: boolean }
+    >();
+    for (const r of rows) {
+      const e = out.get(r.docSetName) ?? {
+        docSetName: r.docSetName,
+        sourceTypes: new Set(),
+        rows: [],
+        exists: false,
+      };
+      e.rows.push(r);
+      r.sourceTypes.forEach((t) => e.sourceTypes.add(t));
+      e.exists ||= r.indexed;
+      out.set(r.docSetName, e);
+    }
+    return [...out.values()].map((e) => ({
+      docSetName: e.docSetName,
+      sourceTypes: [...e.sourceTypes].sort(),
+      counts: toCounts(e.rows),
+      exists: e.exists,
+    }));
+  }
+
+  async lastRuns(accountId: number): Promise<RunRow[]> {
+    return this.ds.query(
+      `SELECT DISTINCT ON (docset_name) ${RUN_COLUMNS} FROM index_runs
+        WHERE account_id = $1 ORDER BY docset_name, created_at DESC`,
+      [accountId],
+    );
+  }
+
+  async countDocset(accountId: number, docSetName: string): Promise<number> {
+    const [{ n }] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM documents WHERE account_id = $1 AND docset_name = $2`,
+      [accountId, docSetName],
+    );
+    return Number(n);
+  }
+
+  /** Names among `names` that the account has documents or runs for. */
+  async ownedDocsetNames(accountId: number, names: string[]): Promise<string[]> {
+    const rows: Array<{ name: string }> = await this.ds.query(
+      `SELECT docset_name AS name FROM documents WHERE account_id = $1 AND docset_name = ANY($2)
+       UNION SELECT docset_name FROM index_runs WHERE account_id = $1 AND docset_name = ANY($2)`,
+      [accountId, names],
+    );
+    return rows.map((r) => r.name);
+  }
+
+  /** Deletes the docsets' documents (pages cascade) and runs; returns the number of documents. */
+  async deleteDocsets(accountId: number, names: string[]): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      const docs = rowsOf(
+        await m.query(`DELETE FROM documents WHERE account_id = $1 AND docset_name = ANY($2) RETURNING id`, [
+          accountId,
+          names,
+        ]),
+      );
+      await m.query(`DELETE FROM index_runs WHERE account_id = $1 AND docset_name = ANY($2)`, [
+        accountId,
+        names,
+      ]);
+      return docs.length;
+    });
+  }
+
+  async docsetNamesOfAccount(accountId: number): Promise<string[]> {
+    const rows: Array<{ name: string }> = await this.ds.query(
+      `SELECT DISTINCT docset_name AS name FROM documents WHERE account_id = $1
+       UNION SELECT DISTINCT docset_name FROM index_runs WHERE account_id = $1`,
+      [accountId],
+    );
+    return rows.map((r) => r.name);
+  }
+}
+
+function toCounts(rows: Array<{ status: DocumentStatus; n: number }>): StatusCounts {
+  const c: StatusCounts = { pending: 0, indexing: 0, complete: 0, error: 0, cancelled: 0 };
+  for (const r of rows) {
+    const n = Number(r.n);
+    if (r.status === 'PENDING') c.pending += n;
+    else if (r.status === 'INDEXING') c.indexing += n;
+    else if (r.status === 'COMPLETE') c.complete += n;
+    else if (r.status === 'ERROR') c.error += n;
+    else if (r.status === 'CANCELLED') c.cancelled += n;
+  }
+  return c;
+}
+
+/** Postgres text cannot hold NUL characters (some PDFs produce them). */
+function stripNul(s: string): string {
+  return s.includes('\u0000') ? s.split('\u0000').join('') : s;
+}

@@ -1,0 +1,110 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { RunStatus } from '@docqa/db';
+import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
+import { fileTypeOf } from '@docqa/sources';
+import { IndexingStore, PlanCounts, RunRow } from '../persistence/indexing.store';
+import { RunGoneError, SourceEmptyError } from './pipeline-errors';
+import { RunCredentials } from './run-credentials';
+
+/** Objects requested per listing page (S3's maximum). */
+export const LISTING_PAGE_SIZE = 1000;
+const REMOVAL_BATCH = 100;
+
+export interface ListedPage {
+  /** Supported files of the run's types staged from this page. */
+  staged: number;
+  /** Other objects on the page (unsupported or excluded types, folders). */
+  ignored: number;
+  nextPageToken: string | null;
+}
+
+/** Run-level steps of a docset indexing run: list, plan, remove, page through work, finish. */
+@Injectable()
+export class DocsetPipeline {
+  private readonly logger = new Logger('DocsetPipeline');
+
+  constructor(
+    private readonly store: IndexingStore,
+    private readonly credentials: RunCredentials,
+    @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
+  ) {}
+
+  async run(runId: string): Promise<RunRow> {
+    const run = await this.store.getRun(runId);
+    if (!run) throw new RunGoneError(`Index run ${runId} no longer exists`);
+    return run;
+  }
+
+  /** Lists one page of the source and stages its supported files in Postgres. */
+  async listPage(runId: string, pageToken: string | null, pageSize = LISTING_PAGE_SIZE): Promise<ListedPage> {
+    const run = await this.run(runId);
+    const { connector, credentials } = this.credentials.resolve(run);
+    const page = await connector.listPage(credentials, pageToken, pageSize);
+    const types = new Set(run.options.fileTypes);
+    const wanted = page.objects
+      .map((o) => ({ ...o, fileType: fileTypeOf(o.fileName) }))
+      .filter((o): o is typeof o & { fileType: string } => o.fileType !== null && types.has(o.fileType));
+    await this.store.stageListing(run.id, wanted);
+    return {
+      staged: wanted.length,
+      ignored: page.objects.length - wanted.length,
+      nextPageToken: page.nextPageToken,
+    };
+  }
+
+  /** Diffs the staged listing against the docset (see IndexingStore.plan). */
+  async plan(runId: string): Promise<PlanCounts> {
+    const run = await this.run(runId);
+    if (run.options.kind === 'sync' && (await this.store.countStaged(run.id)) === 0) {
+      const existing = await this.store.countInScope(run);
+      if (existing > 0)
+        throw new SourceEmptyError(
+          `The source lists no supported files while the docset has ${existing} documents from it; nothing was removed`,
+        );
+    }
+    const counts = await this.store.plan(run);
+    await this.store.mergeRunCounters(run.id, { ...counts });
+    return counts;
+  }
+
+  /** Removes documents that left the source: their chunks first, then rows and pages. */
+  async removeGone(runId: string, onProgress: (removed: number) => void = () => undefined): Promise<number> {
+    const run = await this.run(runId);
+    if (run.options.kind !== 'sync') return 0;
+    let removed = 0;
+    for (;;) {
+      const batch = await this.store.goneDocuments(run, REMOVAL_BATCH);
+      if (!batch.length) break;
+      for (const d of batch) await this.search.deleteByDocument(String(run.accountId), d.id);
+      await this.store.deleteDocuments(batch.map((d) => d.id));
+      removed += batch.length;
+      onProgress(removed);
+    }
+    if (removed) this.logger.log({ runId, removed }, 'removed documents that left the source');
+    await this.store.mergeRunCounters(run.id, { removed });
+    return removed;
+  }
+
+  nextDocuments(runId: string, afterId: string | null, limit: number) {
+    return this.store.nextPending(runId, afterId, limit);
+  }
+
+  /** Final status and counters of the run; unfinished documents stay re-runnable (CANCELLED). */
+  async finish(
+    runId: string,
+    status: Exclude<RunStatus, 'RUNNING'>,
+    error: string | null,
+    counters: Record<string, number> = {},
+  ): Promise<Record<string, number>> {
+    await this.store.finishRun(runId, status, error, counters);
+    const byStatus = await this.store.countRunDocuments(runId);
+    const totals = {
+      ...counters,
+      completed: byStatus.COMPLETE ?? 0,
+      failed: byStatus.ERROR ?? 0,
+      cancelled: byStatus.CANCELLED ?? 0,
+    };
+    await this.store.mergeRunCounters(runId, totals);
+    return totals;
+  }
+}

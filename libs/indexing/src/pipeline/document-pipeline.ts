@@ -1,0 +1,144 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { APP_CONFIG, AppConfig, docqaMetrics } from '@docqa/common';
+import { Embedder, EMBEDDER } from '@docqa/llm';
+import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
+import { chunkPages } from '../chunking/chunker';
+import { DocumentExtractor } from '../extraction/extractor';
+import { IndexingStore } from '../persistence/indexing.store';
+import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
+import { RunGoneError } from './pipeline-errors';
+import { RunCredentials } from './run-credentials';
+
+/** Texts per embedder call (Cohere accepts at most 96). */
+export const EMBED_BATCH = 96;
+/** Chunks per search-index write; progress is recorded after each write. */
+export const UPSERT_BATCH = 384;
+
+export interface ExtractResult {
+  pageCount: number;
+  /** Same bytes as the indexed version (content hash): chunks are kept, nothing to re-embed. */
+  unchanged: boolean;
+  /** The kept chunk count when unchanged. */
+  chunkCount?: number;
+}
+
+export interface IndexChunksOptions {
+  /** First chunk to write (a retried attempt resumes where the last heartbeat said). */
+  resumeFrom?: number;
+  /** Called after each write with the index of the next chunk. */
+  onProgress?: (nextChunk: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Per-document steps: begin, extract (download + pages into document_pages), index chunks
+ * (chunk + embed + upsert, batched and resumable), complete or fail. Each step is idempotent, so
+ * Temporal may retry it on any worker.
+ */
+@Injectable()
+export class DocumentPipeline {
+  constructor(
+    private readonly store: IndexingStore,
+    private readonly credentials: RunCredentials,
+    private readonly extractor: DocumentExtractor,
+    private readonly summarizer: DocumentSummarizer,
+    @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
+    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+  ) {}
+
+  /** PENDING -> INDEXING; null when the document was removed or belongs to a newer run. */
+  async begin(documentId: string, runId: string): Promise<{ fileName: string; fileType: string } | null> {
+    const doc = await this.store.beginDocument(documentId, runId);
+    return doc ? { fileName: doc.fileName, fileType: doc.fileType } : null;
+  }
+
+  /** Downloads the file, extracts its pages into Postgres and stores the summary. */
+  async extract(documentId: string, runId: string): Promise<ExtractResult> {
+    const doc = await this.store.getDocument(documentId);
+    const run = await this.store.getRun(runId);
+    if (!doc || !run) throw new RunGoneError('The document or its run no longer exists');
+    const { connector, credentials } = this.credentials.resolve(run);
+    const { data } = await connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes);
+    const contentHash = createHash('sha256').update(data).digest('hex');
+    if (
+      !run.options.forceReindex &&
+      doc.contentHash === contentHash &&
+      doc.chunkCount !== null &&
+      doc.pageCount !== null &&
+      (await this.store.pageCountStored(documentId)) === doc.pageCount
+    ) {
+      return { pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount };
+    }
+    const pages = await this.extractor.extract(doc.fileType, data);
+    const summary = this.summarizer.summarize(pages, run.summaryModel ?? LOCAL_SUMMARY_MODEL);
+    await this.store.savePages(documentId, pages, { contentHash, summary, sizeBytes: data.length });
+    return { pageCount: pages.length, unchanged: false };
+  }
+
+  /**
+   * Chunks the stored pages, embeds them in batches and upserts them with deterministic ids
+   * (`{documentId}:{chunkIndex}`), so a retried or resumed attempt overwrites instead of adding.
+   * A fresh attempt first deletes the document's previous chunks (a shorter new version must not
+   * leave stale ones). Returns null when the document was deleted meanwhile (its chunks are removed).
+   */
+  async indexChunks(documentId: string, o: IndexChunksOptions = {}): Promise<{ chunkCount: number } | null> {
+    const doc = await this.store.getDocument(documentId);
+    if (!doc) return null;
+    const accountId = String(doc.accountId);
+    const chunks = chunkPages(await this.store.loadPages(documentId));
+    let next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
+    if (next === 0) await this.search.deleteByDocument(accountId, documentId);
+    while (next < chunks.length) {
+      o.signal?.throwIfAborted();
+      const batch = chunks.slice(next, next + UPSERT_BATCH);
+      const vectors: number[][] = [];
+      for (let i = 0; i < batch.length; i += EMBED_BATCH) {
+        vectors.push(
+          ...(await this.embedder.embedDocuments(batch.slice(i, i + EMBED_BATCH).map((c) => c.text))),
+        );
+        o.signal?.throwIfAborted();
+      }
+      const records: ChunkRecord[] = batch.map((c, i) => ({
+        accountId,
+        docSetName: doc.docSetName,
+        documentId,
+        fileName: doc.fileName,
+        pageNumber: String(c.pageNumber),
+        sourceType: doc.sourceType,
+        sourceId: doc.sourceId,
+        chunkIndex: c.chunkIndex,
+        text: c.text,
+        embedding: vectors[i],
+      }));
+      await this.search.upsert(records);
+      next += batch.length;
+      if (!(await this.store.documentExists(documentId))) {
+        await this.search.deleteByDocument(accountId, documentId);
+        return null;
+      }
+      o.onProgress?.(next);
+    }
+    return { chunkCount: chunks.length };
+  }
+
+  async complete(documentId: string, runId: string, chunkCount: number): Promise<void> {
+    if (await this.store.completeDocument(documentId, runId, chunkCount))
+      docqaMetrics.documentsIndexed.inc({ status: 'COMPLETE' });
+  }
+
+  /** ERROR (with a readable reason) or CANCELLED: the document keeps no pages and no chunks. */
+  async fail(
+    documentId: string,
+    runId: string,
+    status: 'ERROR' | 'CANCELLED',
+    reason: string | null,
+  ): Promise<void> {
+    const doc = await this.store.getDocument(documentId);
+    if (!doc || doc.lastRunId !== runId || doc.status === 'COMPLETE') return;
+    await this.search.deleteByDocument(String(doc.accountId), documentId);
+    if (await this.store.failDocument(documentId, runId, status, reason ? reason.slice(0, 1000) : null))
+      docqaMetrics.documentsIndexed.inc({ status });
+  }
+}

@@ -1,0 +1,93 @@
+import { DomainError } from '@docqa/common';
+
+/** Validated S3 source settings of one request (or of the server-configured bucket). */
+export interface S3Credentials {
+  bucket: string;
+  prefix: string;
+  region?: string;
+  /** Absent: the server's own identity (default AWS credential chain) on S3_BUCKET. */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  sessionToken?: string;
+}
+
+/** Every field a request may send for an S3 source; anything else (endpoint, host, ...) is a 400. */
+const ALLOWED = ['accessKeyId', 'secretAccessKey', 'sessionToken', 'region', 'bucket', 'prefix'] as const;
+const SERVER_CONFIG_FIELDS = new Set(['endpoint', 'host', 'hostname', 'url', 'port', 'forcePathStyle']);
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const REGION = /^[a-z0-9][a-z0-9-]{0,30}[a-z0-9]$/;
+
+function str(raw: Record<string, unknown>, key: string, max: number, required: boolean): string | undefined {
+  const v = raw[key];
+  const field = `credentials.${key}`;
+  if (v === undefined || v === null) {
+    if (required) throw DomainError.validation(field, `${field} is required`);
+    return undefined;
+  }
+  if (typeof v !== 'string') throw DomainError.validation(field, `${field} must be a string`);
+  if (required && v.length === 0) throw DomainError.validation(field, `${field} must not be empty`);
+  if (v.length > max) throw DomainError.validation(field, `${field} must be at most ${max} characters`);
+  if (CONTROL.test(v)) throw DomainError.validation(field, `${field} must not contain control characters`);
+  return v;
+}
+
+/**
+ * `credentials` of an S3 index request: `{ accessKeyId, secretAccessKey, sessionToken?, region?,
+ * bucket, prefix? }`, or omitted (or only `{ prefix }`) when the server has S3_BUCKET. The endpoint
+ * is server configuration (S3_ENDPOINT) and can never come from a request (no SSRF).
+ */
+export function parseS3Credentials(raw: unknown, serverBucket: string | undefined): S3Credentials {
+  if (raw === undefined || raw === null) raw = {};
+  if (typeof raw !== 'object' || Array.isArray(raw))
+    throw DomainError.validation('credentials', 'credentials must be an object');
+  const obj = raw as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    if (SERVER_CONFIG_FIELDS.has(key))
+      throw DomainError.validation(
+        `credentials.${key}`,
+        `credentials.${key} is not accepted: the S3 endpoint is server configuration`,
+      );
+    if (!(ALLOWED as readonly string[]).includes(key))
+      throw DomainError.validation(
+        `credentials.${key}`,
+        `credentials.${key} is not a known S3 credentials field`,
+      );
+  }
+  const accessKeyId = str(obj, 'accessKeyId', 256, false);
+  const secretAccessKey = str(obj, 'secretAccessKey', 256, false);
+  const sessionToken = str(obj, 'sessionToken', 4096, false);
+  const region = str(obj, 'region', 32, false);
+  const bucket = str(obj, 'bucket', 63, false);
+  const prefix = str(obj, 'prefix', 1024, false) ?? '';
+  if (region !== undefined && !REGION.test(region))
+    throw DomainError.validation('credentials.region', 'credentials.region is not a valid region name');
+  if (bucket !== undefined && !BUCKET.test(bucket))
+    throw DomainError.validation('credentials.bucket', 'credentials.bucket is not a valid S3 bucket name');
+  if (prefix.startsWith('/'))
+    throw DomainError.validation('credentials.prefix', 'credentials.prefix must not start with "/"');
+
+  if (!accessKeyId !== !secretAccessKey) {
+    const missing = accessKeyId ? 'secretAccessKey' : 'accessKeyId';
+    throw DomainError.validation(
+      `credentials.${missing}`,
+      'credentials.accessKeyId and credentials.secretAccessKey go together',
+    );
+  }
+  if (accessKeyId && secretAccessKey) {
+    if (!bucket) throw DomainError.validation('credentials.bucket', 'credentials.bucket is required');
+    return { bucket, prefix, region, accessKeyId, secretAccessKey, sessionToken };
+  }
+  if (sessionToken)
+    throw DomainError.validation('credentials.sessionToken', 'credentials.sessionToken needs access keys');
+  // No keys: the server's own identity, which covers only the configured bucket.
+  if (!serverBucket)
+    throw DomainError.validation(
+      'credentials',
+      'credentials with accessKeyId, secretAccessKey and bucket are required (no server-side bucket is configured)',
+    );
+  if (bucket !== undefined && bucket !== serverBucket)
+    throw DomainError.forbidden('Server-side bucket access covers only the configured bucket');
+  return { bucket: serverBucket, prefix, region };
+}

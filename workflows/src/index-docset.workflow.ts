@@ -1,0 +1,207 @@
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
+  ChildWorkflowCancellationType,
+  condition,
+  continueAsNew,
+  isCancellation,
+  ParentClosePolicy,
+  proxyActivities,
+  setHandler,
+  startChild,
+  workflowInfo,
+  WorkflowIdReusePolicy,
+} from '@temporalio/workflow';
+import type { DocsetIndexingActivities } from '@docqa/indexing/activities/docset-indexing.activities';
+import { indexDocumentWorkflow } from './index-document.workflow';
+import { BOOKKEEPING_ACTIVITY, LIST_SOURCE_ACTIVITY, PLAN_ACTIVITY } from './indexing.activity-options';
+import {
+  DocsetRunCarry,
+  DocsetRunPhase,
+  DocsetRunResult,
+  documentWorkflowId,
+  emptyCounters,
+  IndexDocsetInput,
+  progressQuery,
+} from './indexing.contract';
+
+const { listSourcePage } = proxyActivities<DocsetIndexingActivities>({
+  ...LIST_SOURCE_ACTIVITY,
+  summary: 'List one page of the source into the run listing',
+});
+const { planIndexRun } = proxyActivities<DocsetIndexingActivities>({
+  ...PLAN_ACTIVITY,
+  summary: 'Plan: diff the listing against the docset by etag',
+});
+const { removeGoneDocuments } = proxyActivities<DocsetIndexingActivities>({
+  ...PLAN_ACTIVITY,
+  summary: 'Remove documents that left the source',
+});
+const { nextDocuments } = proxyActivities<DocsetIndexingActivities>({
+  ...BOOKKEEPING_ACTIVITY,
+  summary: 'Fetch the next documents to index',
+});
+const { finishIndexRun } = proxyActivities<DocsetIndexingActivities>({
+  ...BOOKKEEPING_ACTIVITY,
+  summary: 'Record the run outcome and counters',
+});
+
+/** Document ids fetched per nextDocuments call. */
+const FETCH_BATCH = 100;
+
+function failureReason(err: unknown): string {
+  if (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure) return err.cause.message;
+  if (err instanceof ActivityFailure)
+    return `Step ${err.activityType} failed (${err.cause?.name ?? 'error'})`;
+  return err instanceof Error ? err.message : 'Indexing run failed';
+}
+
+/**
+ * A docset indexing run (workflow id `docset-index/{accountId}/{docSetName}`): page through the
+ * source listing, plan against Postgres, remove what left the source, then run one
+ * indexDocumentWorkflow child per document in a sliding window of `windowSize`. After
+ * `childrenPerRun` children (or when Temporal suggests it) it drains the window and continues as
+ * new, so the history of a 100,000-file run stays bounded. Retry runs (`kind: 'retry'`) skip
+ * listing, planning and removal and index the one document the API marked PENDING.
+ *
+ * Cancellation cancels the running children (they leave their documents CANCELLED, re-runnable),
+ * waits for them, closes the run CANCELLED in Postgres, and rethrows.
+ */
+export async function indexDocsetWorkflow(input: IndexDocsetInput): Promise<DocsetRunResult> {
+  const carry: DocsetRunCarry = input.carry ?? {
+    phase: input.kind === 'retry' ? 'indexing' : 'listing',
+    pageToken: null,
+    afterId: null,
+    counters: emptyCounters(),
+    generation: 0,
+  };
+  const counters = carry.counters;
+  let phase: DocsetRunPhase = carry.phase;
+  let inFlight = 0;
+  setHandler(progressQuery, () => ({
+    runId: input.runId,
+    phase,
+    counters: { ...counters },
+    inFlight,
+    windowSize: input.windowSize,
+    generation: carry.generation,
+  }));
+
+  const next = (over: Partial<DocsetRunCarry>) =>
+    continueAsNew<typeof indexDocsetWorkflow>({
+      ...input,
+      carry: { ...carry, phase, counters, generation: carry.generation + 1, ...over },
+    });
+
+  try {
+    if (phase === 'listing') {
+      let pageToken = carry.pageToken;
+      do {
+        const page = await listSourcePage({ runId: input.runId, pageToken });
+        counters.listed += page.staged;
+        counters.ignored += page.ignored;
+        pageToken = page.nextPageToken;
+        if (pageToken && workflowInfo().continueAsNewSuggested) {
+          await condition(allHandlersFinished);
+          return await next({ pageToken });
+        }
+      } while (pageToken);
+      phase = 'planning';
+    }
+    if (phase === 'planning') {
+      const plan = await planIndexRun({ runId: input.runId });
+      counters.new = plan.new;
+      counters.changed = plan.changed;
+      counters.unchanged = plan.unchanged;
+      phase = 'removing';
+    }
+    if (phase === 'removing') {
+      const { removed } = await removeGoneDocuments({ runId: input.runId });
+      counters.removed = removed;
+      phase = 'indexing';
+    }
+
+    // Sliding window of children, in document id order.
+    let afterId = carry.afterId;
+    let fetchAfter = afterId;
+    let queue: Array<{ id: string; fileName: string }> = [];
+    let exhausted = false;
+    let startedHere = 0;
+    for (;;) {
+      if (!queue.length && !exhausted) {
+        queue = await nextDocuments({ runId: input.runId, afterId: fetchAfter, limit: FETCH_BATCH });
+        exhausted = queue.length < FETCH_BATCH;
+        if (queue.length) fetchAfter = queue[queue.length - 1].id;
+      }
+      const doc = queue.shift();
+      if (!doc) break;
+      await condition(() => inFlight < input.windowSize);
+      if (startedHere >= input.childrenPerRun || workflowInfo().continueAsNewSuggested) {
+        // Children must finish before this run closes (parent-close policy applies on continue-as-new).
+        await condition(() => inFlight === 0);
+        await condition(allHandlersFinished);
+        return await next({ phase: 'indexing', afterId, pageToken: null });
+      }
+      afterId = doc.id;
+      startedHere++;
+      counters.started++;
+      let child;
+      try {
+        child = await startChild(indexDocumentWorkflow, {
+          workflowId: documentWorkflowId(doc.id),
+          args: [{ documentId: doc.id, runId: input.runId }],
+          parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+          cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
+          workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+          typedSearchAttributes: workflowInfo().typedSearchAttributes,
+          staticSummary: `Index ${doc.fileName.slice(0, 200)}`,
+          staticDetails: `Document ${doc.id} of run ${input.runId} (docset "${input.docSetName}")`,
+        });
+      } catch (err) {
+        // A run of this document from elsewhere is still open: leave it to that run.
+        if (err instanceof WorkflowExecutionAlreadyStartedError) {
+          counters.skipped++;
+          continue;
+        }
+        throw err;
+      }
+      inFlight++;
+      child.result().then(
+        (r) => {
+          inFlight--;
+          if (r.status === 'COMPLETE') counters.completed++;
+          else if (r.status === 'ERROR') counters.failed++;
+          else counters.skipped++;
+        },
+        (err: unknown) => {
+          inFlight--;
+          if (isCancellation(err)) counters.cancelled++;
+          else counters.failed++;
+        },
+      );
+    }
+    await condition(() => inFlight === 0);
+
+    phase = 'finishing';
+    await finishIndexRun({ runId: input.runId, status: 'COMPLETED', error: null, counters: { ...counters } });
+    phase = 'done';
+    return { status: 'COMPLETED', counters };
+  } catch (err) {
+    const cancelled = isCancellation(err);
+    await CancellationScope.nonCancellable(async () => {
+      await condition(() => inFlight === 0);
+      phase = 'finishing';
+      await finishIndexRun({
+        runId: input.runId,
+        status: cancelled ? 'CANCELLED' : 'FAILED',
+        error: cancelled ? null : failureReason(err),
+        counters: { ...counters },
+      });
+      phase = 'done';
+    });
+    throw err;
+  }
+}
