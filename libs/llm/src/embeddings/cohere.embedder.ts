@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
-import { CohereClientV2, CohereError, CohereTimeoutError } from 'cohere-ai';
+import { CohereClientV2 } from 'cohere-ai';
 import { DomainError, ErrorCode } from '@docqa/common';
+import { withCohereRetry } from '../cohere/cohere-retry';
 import type { Embedder } from './embedder.port';
 
 /** Cohere's limit of texts per embed call. */
@@ -27,9 +28,7 @@ export interface CohereEmbedderOptions {
   timeoutSeconds?: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Cohere v2 embed through the official SDK, batched and retried with exponential backoff. */
+/** Cohere v2 embed through the official SDK, batched and retried with exponential backoff (withCohereRetry). */
 export class CohereEmbedder implements Embedder {
   readonly modelName: string;
   readonly dimensions: number;
@@ -71,9 +70,10 @@ export class CohereEmbedder implements Embedder {
     inputType: 'search_document' | 'search_query',
   ): Promise<number[][]> {
     if (texts.length === 0) return [];
-    const maxAttempts = this.o.maxAttempts ?? 5;
-    for (let attempt = 1; ; attempt++) {
-      try {
+    return withCohereRetry(
+      'Embedding provider',
+      this.log,
+      async () => {
         const r = await this.client.embed(
           { model: this.o.model, texts, inputType, embeddingTypes: ['float'], truncate: 'END' },
           { maxRetries: 0, timeoutInSeconds: this.o.timeoutSeconds ?? 60 },
@@ -90,26 +90,8 @@ export class CohereEmbedder implements Embedder {
           );
         }
         return vectors;
-      } catch (err) {
-        const status = err instanceof CohereError ? err.statusCode : undefined;
-        const retryable =
-          err instanceof CohereTimeoutError ||
-          (err instanceof CohereError && (status === undefined || status === 429 || status >= 500)) ||
-          (err instanceof TypeError && /fetch/i.test(err.message));
-        if (!retryable || attempt >= maxAttempts) {
-          if (err instanceof DomainError) throw err;
-          throw new DomainError(
-            ErrorCode.DEPENDENCY_UNAVAILABLE,
-            `Embedding provider unavailable${status ? ` (HTTP ${status})` : ''}`,
-          );
-        }
-        const base = (this.o.backoffMs ?? 500) * 2 ** (attempt - 1);
-        const delay = Math.min(base * (0.75 + Math.random() * 0.5), 20_000);
-        this.log.warn(
-          `embed attempt ${attempt} failed${status ? ` with HTTP ${status}` : ''}; retrying in ${Math.round(delay)} ms`,
-        );
-        await sleep(delay);
-      }
-    }
+      },
+      { maxAttempts: this.o.maxAttempts, backoffMs: this.o.backoffMs },
+    );
   }
 }
