@@ -47,6 +47,8 @@ export interface AppConfig {
   msAuthorityHost?: string;
   googleApiRootUrl?: string;
   googleTokenUrl?: string;
+  sourceCaFile?: string;
+  sourceRequestTimeoutMs: number;
   metricsEnabled: boolean;
   metricsPort: number;
   maxBodyBytes: number;

@@ -208,6 +208,19 @@ export const CONFIG_VARIABLES = [
     description: 'Google OAuth token endpoint override. Unset: https://oauth2.googleapis.com/token.',
   },
   {
+    name: 'SOURCE_CA_FILE',
+    kind: 'string',
+    description:
+      'PEM file of extra certificate authorities trusted for SharePoint and Google Drive connections (a TLS-inspecting proxy or a private endpoint). Unset: the system roots only.',
+  },
+  {
+    name: 'SOURCE_REQUEST_TIMEOUT_MS',
+    kind: 'int',
+    default: '60000',
+    description:
+      'Time limit of one request to SharePoint or Google Drive (a download: with no byte received). A source that stops answering fails the call after it; the indexing run retries, then fails with the reason.',
+  },
+  {
     name: 'METRICS_ENABLED',
     kind: 'bool',
     default: 'true',
