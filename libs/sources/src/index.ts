@@ -8,4 +8,5 @@ export * from './incremental-source';
 export * from './http/source-fetch';
 export * from './sharepoint/sharepoint-credentials';
 export * from './sharepoint/sharepoint.connector';
+export * from './sharepoint/sharepoint-folder-filter';
 export * from './sources.module';

@@ -1,4 +1,5 @@
 import type { SourceType } from '@docqa/db';
+import type { SourceMetadata } from './incremental-source';
 
 /** One file in a source listing. */
 export interface SourceObject {
@@ -11,6 +12,8 @@ export interface SourceObject {
   etag: string | null;
   sizeBytes: number;
   lastModified: string | null;
+  /** Stored on the document (site/drive/item ids, web URL) for citations and links back. */
+  metadata?: SourceMetadata;
 }
 
 export interface SourcePage {

@@ -1,5 +1,12 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { DomainError } from '@docqa/common';
 import {
@@ -11,6 +18,7 @@ import {
   RequireWrite,
 } from '@docqa/accounts';
 import { assertDocsetName, IndexingService } from '@docqa/indexing';
+import { sharePointFolderFilter } from '@docqa/sources';
 import {
   DeleteDocsetsDto,
   DeleteDocsetsResultDto,
@@ -134,11 +142,30 @@ export class IndexingController {
   @Get('index/progress/:docSetName')
   @ApiOperation({ summary: 'Indexing progress of a docset, counted in Postgres.' })
   @ApiParam({ name: 'docSetName' })
+  @ApiQuery({
+    name: 'siteId',
+    required: false,
+    description: 'SharePoint folder scope: with driveId and folderPath.',
+  })
+  @ApiQuery({
+    name: 'driveId',
+    required: false,
+    description: 'SharePoint folder scope: with siteId and folderPath.',
+  })
+  @ApiQuery({
+    name: 'folderPath',
+    required: false,
+    description: 'SharePoint folder scope: with siteId and driveId.',
+  })
   @ApiOkResponse({ type: IndexingProgressDto })
   @IndexingErrors(400, 401, 403)
-  progress(@CurrentAuth() auth: AuthContext, @Param('docSetName') docSetName: string) {
+  progress(
+    @CurrentAuth() auth: AuthContext,
+    @Param('docSetName') docSetName: string,
+    @Query() query: Record<string, unknown>,
+  ) {
     assertDocsetsAllowed(auth, [assertDocsetName(docSetName)]);
-    return this.indexing.progress(auth.accountId, docSetName);
+    return this.indexing.progress(auth.accountId, docSetName, sharePointFolderFilter(query));
   }
 
   @Get('documents/indexing-summary')

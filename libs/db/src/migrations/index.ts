@@ -1,6 +1,12 @@
 import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
 import { AccountAuth1763800000000 } from './1763800000000-account-auth';
 import { Indexing1763900000000 } from './1763900000000-indexing';
+import { SourceSync1764100000000 } from './1764100000000-source-sync';
 
 /** Every migration, in order. New migrations are appended here. */
-export const MIGRATIONS = [InitialSchema1763700000000, AccountAuth1763800000000, Indexing1763900000000];
+export const MIGRATIONS = [
+  InitialSchema1763700000000,
+  AccountAuth1763800000000,
+  Indexing1763900000000,
+  SourceSync1764100000000,
+];

@@ -12,6 +12,7 @@ import {
   SourceConnectorRegistry,
   SourceCredentialsCipher,
   SourceError,
+  SourceFolderFilter,
 } from '@docqa/sources';
 import type { indexDocsetWorkflow } from '@docqa/workflows/index-docset.workflow';
 import {
@@ -240,9 +241,14 @@ export class IndexingService {
     return { message: 'Docsets deleted', docSetNames: unique, deletedDocumentCount };
   }
 
-  async progress(accountId: number, docSetName: string): Promise<IndexingProgress> {
+  /** `folder`: counts only the documents of one SharePoint folder (and below). */
+  async progress(
+    accountId: number,
+    docSetName: string,
+    folder?: SourceFolderFilter,
+  ): Promise<IndexingProgress> {
     const [counts, run] = await Promise.all([
-      this.store.docsetStatusCounts(accountId, docSetName),
+      this.store.docsetStatusCounts(accountId, docSetName, folder),
       this.store.openRun(accountId, docSetName),
     ]);
     return progressOf(counts, run !== null);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { DocumentStatus, RunStatus, SourceType } from '@docqa/db';
-import type { SourceObject } from '@docqa/sources';
+import type { SourceFolderFilter, SourceObject } from '@docqa/sources';
 import { rowsOf } from './sql';
 
 export interface RunRow {
@@ -189,11 +189,11 @@ export class IndexingStore {
   async stageListing(runId: string, objects: Array<SourceObject & { fileType: string }>): Promise<void> {
     if (!objects.length) return;
     await this.ds.query(
-      `INSERT INTO index_run_listing (run_id, source_id, path, file_name, file_type, etag, size_bytes, last_modified)
-       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::timestamptz[])
+      `INSERT INTO index_run_listing (run_id, source_id, path, file_name, file_type, etag, size_bytes, last_modified, metadata)
+       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::timestamptz[], $9::jsonb[])
        ON CONFLICT (run_id, source_id) DO UPDATE SET path = excluded.path, file_name = excluded.file_name,
          file_type = excluded.file_type, etag = excluded.etag, size_bytes = excluded.size_bytes,
-         last_modified = excluded.last_modified`,
+         last_modified = excluded.last_modified, metadata = excluded.metadata`,
       [
         runId,
         objects.map((o) => o.sourceId),
@@ -203,6 +203,7 @@ export class IndexingStore {
         objects.map((o) => o.etag),
         objects.map((o) => String(o.sizeBytes)),
         objects.map((o) => o.lastModified),
+        objects.map((o) => JSON.stringify(o.metadata ?? {})),
       ],
     );
   }
@@ -226,7 +227,7 @@ export class IndexingStore {
       `INSERT INTO documents AS d (id, account_id, docset_name, file_name, source_type, source_id, source_path,
          source_metadata, etag, status, file_type, size_bytes, last_run_id)
        SELECT gen_random_uuid(), $2, $3, l.file_name, $4, l.source_id, l.path,
-         jsonb_build_object('lastModified', l.last_modified), l.etag, 'PENDING', l.file_type, l.size_bytes, $1
+         l.metadata || jsonb_build_object('lastModified', l.last_modified), l.etag, 'PENDING', l.file_type, l.size_bytes, $1
          FROM index_run_listing l WHERE l.run_id = $1
        ON CONFLICT (account_id, docset_name, source_type, source_id) DO UPDATE
          SET status = 'PENDING', etag = excluded.etag, file_name = excluded.file_name,
@@ -422,11 +423,23 @@ export class IndexingStore {
 
   // ---- docsets (tenant-scoped reads) ----
 
-  async docsetStatusCounts(accountId: number, docSetName: string): Promise<StatusCounts> {
-    const rows: Array<{ status: DocumentStatus; n: number }> = await this.ds.query(
-      `SELECT status, count(*)::int AS n FROM documents WHERE account_id = $1 AND docset_name = $2 GROUP BY status`,
-      [accountId, docSetName],
-    );
+  async docsetStatusCounts(
+    accountId: number,
+    docSetName: string,
+    folder?: SourceFolderFilter,
+  ): Promise<StatusCounts> {
+    const rows: Array<{ status: DocumentStatus; n: number }> = folder
+      ? await this.ds.query(
+          `SELECT status, count(*)::int AS n FROM documents
+            WHERE account_id = $1 AND docset_name = $2 AND source_type = $3
+              AND left(source_id, length($4)) = $4 AND source_metadata @> $5::jsonb
+            GROUP BY status`,
+          [accountId, docSetName, folder.sourceType, folder.sourceIdPrefix, JSON.stringify(folder.metadata)],
+        )
+      : await this.ds.query(
+          `SELECT status, count(*)::int AS n FROM documents WHERE account_id = $1 AND docset_name = $2 GROUP BY status`,
+          [accountId, docSetName],
+        );
     return toCounts(rows);
   }
 
