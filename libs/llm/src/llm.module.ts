@@ -1,8 +1,27 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, EMBEDDING_SPACE, EmbeddingSpace } from '@docqa/common';
+import { CohereConnection } from './cohere/cohere-client';
 import { CohereEmbedder } from './embeddings/cohere.embedder';
 import { Embedder, EMBEDDER } from './embeddings/embedder.port';
 import { LocalHashingEmbedder } from './embeddings/local-hashing.embedder';
+import { CohereGenerator } from './generation/cohere/cohere.generator';
+import { CohereReranker } from './generation/cohere/cohere.reranker';
+import { CohereRewriter } from './generation/cohere/cohere.rewriter';
+import { CohereTitler } from './generation/cohere/cohere.titler';
+import {
+  Generator,
+  GENERATOR,
+  LOCAL_GENERATOR,
+  Reranker,
+  RERANKER,
+  REWRITER,
+  Rewriter,
+  TITLER,
+  Titler,
+} from './generation/generation.port';
+import { LocalGenerator } from './generation/local/local.generator';
+import { LocalRewriter } from './generation/local/local.rewriter';
+import { LocalTitler } from './generation/local/local.titler';
 
 /** The embedder the configuration asks for: Cohere when COHERE_API_KEY is set, else the local one. */
 export function createEmbedder(cfg: AppConfig): Embedder {
@@ -15,9 +34,37 @@ export function createEmbedder(cfg: AppConfig): Embedder {
     : new LocalHashingEmbedder();
 }
 
+function cohere(cfg: AppConfig): CohereConnection | undefined {
+  return cfg.cohereApiKey ? { apiKey: cfg.cohereApiKey, baseUrl: cfg.cohereBaseUrl } : undefined;
+}
+
+/** Answer generator: Cohere chat with documents when COHERE_API_KEY is set, else the local extractive one. */
+export function createGenerator(cfg: AppConfig, local: Generator): Generator {
+  const c = cohere(cfg);
+  return c ? new CohereGenerator({ ...c, model: cfg.cohereChatModel }) : local;
+}
+
+export function createRewriter(cfg: AppConfig): Rewriter {
+  const c = cohere(cfg);
+  return c ? new CohereRewriter({ ...c, model: cfg.cohereChatModel }) : new LocalRewriter();
+}
+
+export function createTitler(cfg: AppConfig): Titler {
+  const c = cohere(cfg);
+  return c ? new CohereTitler({ ...c, model: cfg.cohereChatModel }) : new LocalTitler();
+}
+
+/** Cohere rerank when COHERE_API_KEY and COHERE_RERANK_MODEL are set; otherwise no reranker (null). */
+export function createReranker(cfg: AppConfig): Reranker | null {
+  const c = cohere(cfg);
+  return c && cfg.cohereRerankModel ? new CohereReranker({ ...c, model: cfg.cohereRerankModel }) : null;
+}
+
 /**
  * Binds the model ports. EMBEDDING_SPACE (model name + dimensions) is what SearchModule needs to
- * pick its index version, so the index and the embedder can never disagree.
+ * pick its index version, so the index and the embedder can never disagree. GENERATOR, REWRITER,
+ * TITLER and RERANKER follow the same rule as the embedder: Cohere when COHERE_API_KEY is set,
+ * else local; LOCAL_GENERATOR is always the local one (`config.model: "local"`).
  */
 @Global()
 @Module({
@@ -28,7 +75,12 @@ export function createEmbedder(cfg: AppConfig): Embedder {
       inject: [EMBEDDER],
       useFactory: (e: Embedder): EmbeddingSpace => ({ modelName: e.modelName, dimensions: e.dimensions }),
     },
+    { provide: LOCAL_GENERATOR, useFactory: () => new LocalGenerator() },
+    { provide: GENERATOR, inject: [APP_CONFIG, LOCAL_GENERATOR], useFactory: createGenerator },
+    { provide: REWRITER, inject: [APP_CONFIG], useFactory: createRewriter },
+    { provide: TITLER, inject: [APP_CONFIG], useFactory: createTitler },
+    { provide: RERANKER, inject: [APP_CONFIG], useFactory: createReranker },
   ],
-  exports: [EMBEDDER, EMBEDDING_SPACE],
+  exports: [EMBEDDER, EMBEDDING_SPACE, LOCAL_GENERATOR, GENERATOR, REWRITER, TITLER, RERANKER],
 })
 export class LlmModule {}

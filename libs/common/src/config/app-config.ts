@@ -42,6 +42,9 @@ export interface AppConfig {
   cohereApiKey?: string;
   cohereBaseUrl?: string;
   cohereEmbedModel: string;
+  cohereChatModel: string;
+  cohereRerankModel?: string;
+  sseKeepaliveMs: number;
   smtpUrl?: string;
   graphBaseUrl?: string;
   msAuthorityHost?: string;

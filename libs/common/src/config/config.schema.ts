@@ -182,6 +182,25 @@ export const CONFIG_VARIABLES = [
       'Cohere embedding model (used when COHERE_API_KEY is set). Changing it starts a new search index version; re-index documents afterwards.',
   },
   {
+    name: 'COHERE_CHAT_MODEL',
+    kind: 'string',
+    default: 'command-a-03-2025',
+    description:
+      'Cohere chat model for answers, query rewriting and titles (used when COHERE_API_KEY is set); `config.model` on /ask may pick another allowed model.',
+  },
+  {
+    name: 'COHERE_RERANK_MODEL',
+    kind: 'string',
+    description:
+      'Cohere rerank model (e.g. `rerank-v3.5`) applied to retrieved chunks before answering, when COHERE_API_KEY is set. Unset: no rerank.',
+  },
+  {
+    name: 'SSE_KEEPALIVE_MS',
+    kind: 'int',
+    default: '10000',
+    description: 'Interval of keep-alive comments on streamed answers (Server-Sent Events), in milliseconds.',
+  },
+  {
     name: 'SMTP_URL',
     kind: 'url',
     secret: true,

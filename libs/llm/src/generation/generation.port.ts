@@ -1,0 +1,140 @@
+/**
+ * Ports of the language models behind /ask and /summary. Each is a token plus an interface; LlmModule
+ * binds them from the configuration: Cohere when COHERE_API_KEY is set, else the local provider.
+ */
+export const GENERATOR = Symbol('GENERATOR');
+export const REWRITER = Symbol('REWRITER');
+export const TITLER = Symbol('TITLER');
+/** Bound to a Reranker, or to null when no reranker is configured. */
+export const RERANKER = Symbol('RERANKER');
+/** The local extractive generator, always available (the `config.model` value `local`). */
+export const LOCAL_GENERATOR = Symbol('LOCAL_GENERATOR');
+
+export type ChatRole = 'user' | 'assistant';
+
+export interface ChatTurn {
+  role: ChatRole;
+  content: string;
+}
+
+/** One model call, for the usage report of an answer. */
+export interface ModelCall {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** A retrieved chunk handed to a generator. `n` is the number its markers use: `[n]`. */
+export interface Passage {
+  n: number;
+  fileName: string;
+  pageNumber: string;
+  text: string;
+}
+
+export interface GenerateInput {
+  /** The question as the caller asked it. */
+  question: string;
+  /** The standalone search query (the question itself when the rewriter was skipped). */
+  query: string;
+  /** Earlier turns, oldest first. */
+  history: ChatTurn[];
+  /** Extra system context from the caller. */
+  promptContext?: string;
+  /** Best first. */
+  passages: Passage[];
+  /** Model name from the generator's `models`; default `defaultModel`. */
+  model?: string;
+  /**
+   * Whether the caller streams the answer (default true). False lets a provider answer in one call
+   * (Cohere: chat instead of chatStream, so markers sit at exact offsets).
+   */
+  stream?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * What a generator streams: answer text carrying `[n]` markers that refer to `Passage.n` (never
+ * any other bracketed number), then one `usage` per model call it made.
+ */
+export type GenerationEvent = { type: 'text'; text: string } | { type: 'usage'; call: ModelCall };
+
+export interface Generator {
+  readonly provider: 'local' | 'cohere';
+  /** Model names this generator accepts in `GenerateInput.model`. */
+  readonly models: readonly string[];
+  readonly defaultModel: string;
+  generate(input: GenerateInput): AsyncIterable<GenerationEvent>;
+}
+
+export interface RewriteInput {
+  question: string;
+  history: ChatTurn[];
+  promptContext?: string;
+  signal?: AbortSignal;
+}
+
+export interface RewriteResult {
+  /** One standalone search query. */
+  query: string;
+  call?: ModelCall;
+}
+
+/** Turns a question with its conversation into one standalone search query. */
+export interface Rewriter {
+  readonly model: string;
+  rewrite(input: RewriteInput): Promise<RewriteResult>;
+}
+
+export interface TitleInput {
+  messages: ChatTurn[];
+  signal?: AbortSignal;
+}
+
+export interface TitleResult {
+  title: string;
+  call?: ModelCall;
+}
+
+/** A short descriptive title for a conversation. */
+export interface Titler {
+  readonly model: string;
+  title(input: TitleInput): Promise<TitleResult>;
+}
+
+export interface RerankInput {
+  query: string;
+  documents: string[];
+  /** How many results to return, best first. */
+  topN: number;
+  signal?: AbortSignal;
+}
+
+export interface RerankResult {
+  /** `index` into the input documents, best first; `score` in 0..1. */
+  results: Array<{ index: number; score: number }>;
+  call?: ModelCall;
+}
+
+export interface Reranker {
+  readonly model: string;
+  rerank(input: RerankInput): Promise<RerankResult>;
+}
+
+/** A rough token count (about four characters a token) for providers that report none. */
+export function estimateTokens(text: string): number {
+  const t = text.trim();
+  return t ? Math.max(1, Math.round(t.length / 4)) : 0;
+}
+
+/** What an answer says, without citations, when the documents do not cover the question. */
+export const NO_ANSWER_TEXT =
+  'I could not find an answer to this question in the selected documents, so I will not guess.';
+
+/** Model names of the local provider (also the `config.model` value that selects it). */
+export const LOCAL_MODELS = {
+  generator: 'local',
+  rewriter: 'local-rewriter',
+  titler: 'local-titler',
+  reranker: 'local-reranker',
+} as const;

@@ -1,0 +1,183 @@
+import { NO_ANSWER_TEXT, Passage } from '../generation.port';
+import { LocalGenerator, pieces } from './local.generator';
+import { LocalRewriter, subjectTerms } from './local.rewriter';
+import { localTitle, LocalTitler } from './local.titler';
+import { segmentText } from './segments';
+
+const geometryPage =
+  'The geometry package\nAbstract\nThis package provides a flexible and easy interface to page dimensions. You can change the page\n' +
+  'layout with intuitive parameters. For instance, if you want to set a margin to 2cm from each edge of\n' +
+  'the paper, you can type just \\usepackage[margin=2cm]{geometry}. The page layout can be changed\n' +
+  'in the middle of the document with \\newgeometry command.\n';
+const mpPage =
+  'To ensure compatibility with older files, the default value of outputtemplate is %j.%c. If you\n' +
+  'assign an empty string, it will revert to that default. See Section C.2 [14] for more.\n';
+
+const passage = (n: number, text: string, fileName = 'geometry.pdf', pageNumber = '1'): Passage => ({
+  n,
+  text,
+  fileName,
+  pageNumber,
+});
+
+async function collect(g: LocalGenerator, input: Parameters<LocalGenerator['generate']>[0]) {
+  let text = '';
+  const usage = [];
+  for await (const e of g.generate(input)) {
+    if (e.type === 'text') text += e.text;
+    else usage.push(e.call);
+  }
+  return { text, usage };
+}
+
+describe('segmentText', () => {
+  it('joins printed lines into sentences and keeps line-break hyphens as hyphens', () => {
+    const s = segmentText(
+      'This is a long sen-\ntence that goes on.\nNext one starts here. And another.\n• a bullet\n• two',
+    );
+    expect(s).toEqual([
+      'This is a long sen-tence that goes on.',
+      'Next one starts here.',
+      'And another.',
+      '• a bullet',
+      '• two',
+    ]);
+  });
+
+  it('cuts run-together text into bounded segments', () => {
+    const s = segmentText(Array.from({ length: 200 }, (_, i) => `word${i}`).join(' '));
+    expect(s.length).toBeGreaterThan(1);
+    for (const x of s) expect(x.length).toBeLessThanOrEqual(360);
+  });
+});
+
+describe('LocalGenerator', () => {
+  const g = new LocalGenerator();
+
+  it('answers with the best sentence of the passages, carrying its passage marker', async () => {
+    const { text, usage } = await collect(g, {
+      question: 'latex set all margins 2cm',
+      query: 'latex set all margins 2cm',
+      history: [],
+      passages: [passage(1, mpPage, 'mpman.pdf', '68'), passage(2, geometryPage)],
+    });
+    expect(text).toContain('\\usepackage[margin=2cm]{geometry}');
+    expect(text).toMatch(/\[2\]/);
+    expect(text).not.toMatch(/\[1\]/);
+    expect(usage).toEqual([
+      { model: 'local', inputTokens: expect.any(Number), outputTokens: expect.any(Number) },
+    ]);
+  });
+
+  it('never lets a bracketed number of the source read as a marker', async () => {
+    const { text } = await collect(g, {
+      question: 'What is the default value of outputtemplate?',
+      query: 'default value outputtemplate',
+      history: [],
+      passages: [passage(1, mpPage, 'mpman.pdf', '68')],
+    });
+    expect(text).toContain('%j.%c');
+    expect(text.match(/\[\d+\]/g)?.every((m) => m === '[1]')).toBe(true);
+  });
+
+  it('says the documents do not cover a question whose key terms are missing', async () => {
+    const { text } = await collect(g, {
+      question: 'How do I run Mnesia inside a Docker container with Kubernetes?',
+      query: 'Mnesia Docker container Kubernetes',
+      history: [],
+      passages: [passage(1, geometryPage)],
+    });
+    expect(text).toBe(NO_ANSWER_TEXT);
+    const none = await collect(g, { question: 'x', query: 'x', history: [], passages: [] });
+    expect(none.text).toBe(NO_ANSWER_TEXT);
+  });
+
+  it('is deterministic and streams in several pieces', async () => {
+    const input = {
+      question: 'How do I set the margin to 2cm from each edge of the paper?',
+      query: 'set margin 2cm each edge paper',
+      history: [],
+      passages: [passage(1, geometryPage)],
+    };
+    const a = await collect(g, input);
+    const b = await collect(g, input);
+    expect(a.text).toBe(b.text);
+    expect(pieces(a.text).length).toBeGreaterThan(1);
+    expect(pieces(a.text).join('')).toBe(a.text);
+  });
+
+  it('stops when the signal is aborted', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    await expect(
+      collect(g, {
+        question: 'margin 2cm',
+        query: 'margin 2cm',
+        history: [],
+        passages: [passage(1, geometryPage)],
+        signal: ac.signal,
+      }),
+    ).rejects.toBeDefined();
+  });
+});
+
+describe('LocalRewriter', () => {
+  const history = [
+    {
+      role: 'user' as const,
+      content: 'How can I control the file names MetaPost uses for the figures it writes?',
+    },
+    {
+      role: 'assistant' as const,
+      content:
+        'Assign a template string to the internal string variable outputtemplate, for example outputtemplate := "%j-%c.mps";',
+    },
+  ];
+
+  it('folds the subject of the history into a follow-up question', async () => {
+    const r = await new LocalRewriter().rewrite({ question: 'What is its default value?', history });
+    expect(r.query.startsWith('What is its default value?')).toBe(true);
+    expect(r.query).toContain('outputtemplate');
+    expect(r.query).toMatch(/MetaPost/);
+    expect(r.call).toMatchObject({ model: 'local-rewriter' });
+  });
+
+  it('leaves a question without history as it is (whitespace collapsed)', async () => {
+    const r = await new LocalRewriter().rewrite({
+      question: '  Why   would I use heightrounded? ',
+      history: [],
+    });
+    expect(r.query).toBe('Why would I use heightrounded?');
+  });
+
+  it('skips terms the question already has and caps the count', () => {
+    const terms = subjectTerms('outputtemplate default', history, 3);
+    expect(terms).toHaveLength(3);
+    expect(terms).not.toContain('outputtemplate');
+  });
+});
+
+describe('LocalTitler', () => {
+  it('titles a conversation from its first question', async () => {
+    const r = await new LocalTitler().title({
+      messages: [
+        { role: 'user', content: 'How do I set all margins to 2cm with geometry?' },
+        { role: 'assistant', content: 'Use \\usepackage[margin=2cm]{geometry}. [1]' },
+      ],
+    });
+    expect(r.title).toBe('Set all margins to 2cm with geometry');
+  });
+
+  it('keeps salient words of a long question, at most 60 characters', () => {
+    const t = localTitle([
+      {
+        role: 'user',
+        content:
+          'I have been trying for a while now to understand why the MetaPost outputtemplate variable does not produce SVG files when I run mpost on my machine',
+      },
+    ]);
+    expect(t.length).toBeLessThanOrEqual(60);
+    expect(t).toContain('MetaPost');
+    expect(localTitle([])).toBe('New conversation');
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Splits extracted page text into answer-sized segments: sentences, list items, and code or table
+ * lines that end in `;`. PDF text has a line break at every printed line, so lines are joined
+ * first; a line-break hyphen (`dimen-\nsions`) is kept as a plain hyphen (`dimen-sions`), since a
+ * real compound (`user-\ndefined`) cannot be told apart.
+ */
+const MAX_SEGMENT = 360;
+const BULLET = /^[•◦▪‣∙·*–-]\s/u;
+const LINE_END = /[.!?:;]["'”’)\]]*$/u;
+/** A sentence end inside a line: `. ` followed by a capital, a backslash command or a quote. */
+const INNER_END = /(?<=[\p{Ll}\p{N})"”'’\]}][.!?])\s+(?=[\p{Lu}\\"“(])/u;
+
+export function segmentText(text: string): string[] {
+  const out: string[] = [];
+  let buf = '';
+  const flush = () => {
+    const s = buf.trim();
+    if (s) out.push(...s.split(INNER_END).flatMap(splitLong));
+    buf = '';
+  };
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/\s+/g, ' ').trim();
+    if (!line) {
+      flush();
+      continue;
+    }
+    if (BULLET.test(line) && buf) flush();
+    if (!buf) buf = line;
+    else if (/\p{L}-$/u.test(buf) && /^\p{Ll}/u.test(line)) buf += line;
+    else buf += ` ${line}`;
+    if (LINE_END.test(line) || buf.length > 4 * MAX_SEGMENT) flush();
+  }
+  flush();
+  return out
+    .flatMap((s) => s.split(INNER_END))
+    .map((s) => s.trim())
+    .filter((s) => s.length > 1);
+}
+
+/** Cuts an over-long run (tables, run-together text) at a clause or word boundary. */
+function splitLong(s: string): string[] {
+  const out: string[] = [];
+  let rest = s;
+  while (rest.length > MAX_SEGMENT) {
+    let cut = -1;
+    for (const sep of ['; ', ', ', ' ']) {
+      const at = rest.lastIndexOf(sep, MAX_SEGMENT - 40);
+      if (at > MAX_SEGMENT / 3) {
+        cut = at + sep.length - 1;
+        break;
+      }
+    }
+    if (cut < 0) cut = MAX_SEGMENT;
+    out.push(rest.slice(0, cut + 1).trim());
+    rest = rest.slice(cut + 1).trim();
+  }
+  if (rest) out.push(rest);
+  return out;
+}

@@ -1,0 +1,207 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { assertDocsetsAllowed, AuthContext } from '@docqa/accounts';
+import { docqaMetrics, DomainError, ErrorCode } from '@docqa/common';
+import { DocumentsRepository } from '@docqa/db';
+import {
+  COHERE_CHAT_MODELS,
+  EMBEDDER,
+  Embedder,
+  estimateTokens,
+  GENERATOR,
+  Generator,
+  LOCAL_GENERATOR,
+  NO_ANSWER_TEXT,
+  Passage,
+  RERANKER,
+  Reranker,
+  REWRITER,
+  Rewriter,
+} from '@docqa/llm';
+import { evaluateKeywordRouting, SEARCH_INDEX, SearchHit, SearchIndex } from '@docqa/search';
+import type { AskCommand, AskEvent, AskResult } from './ask.types';
+import { CitationTracker } from './citations';
+import { UsageMeter } from './usage';
+
+/** Every model name `config.model` accepts, whichever provider is configured. */
+export function allowedAskModels(): string[] {
+  return ['local', ...COHERE_CHAT_MODELS];
+}
+
+/** Chunks fetched for the reranker per chunk it keeps (bounded by RERANK_MAX_CANDIDATES). */
+const RERANK_DEPTH = 3;
+const RERANK_MAX_CANDIDATES = 100;
+
+function throwIfAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+}
+
+/**
+ * The /ask pipeline: authorise the docsets (before anything is retrieved), keyword routing,
+ * rewriter (history + promptContext -> one standalone query) unless the route skips it, embed,
+ * hybrid retrieval, optional rerank, then the generator's answer with `[n]` markers, turned into
+ * citations deduplicated by document and page and numbered in order of first use, and the usage
+ * of every model call. Nothing retrieved -> a plain "not found" answer with no citations.
+ */
+@Injectable()
+export class AskService {
+  private readonly log = new Logger('AskService');
+
+  constructor(
+    private readonly documents: DocumentsRepository,
+    @Inject(SEARCH_INDEX) private readonly index: SearchIndex,
+    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    @Inject(REWRITER) private readonly rewriter: Rewriter,
+    @Inject(GENERATOR) private readonly generator: Generator,
+    @Inject(LOCAL_GENERATOR) private readonly localGenerator: Generator,
+    @Inject(RERANKER) private readonly reranker: Reranker | null,
+  ) {}
+
+  /**
+   * Checks the request (403 FORBIDDEN for a docset that is not the caller's, 503 for a model whose
+   * provider is not configured) and returns the answer's event stream. Nothing is retrieved
+   * before the checks pass.
+   */
+  async stream(auth: AuthContext, cmd: AskCommand, signal?: AbortSignal): Promise<AsyncIterable<AskEvent>> {
+    await this.authorize(auth, cmd.docSetNames);
+    const generator = this.generatorFor(cmd.model);
+    docqaMetrics.askRequests.inc();
+    return this.run(auth, cmd, generator, signal);
+  }
+
+  /** The whole answer at once (the JSON response of /ask). */
+  async answer(auth: AuthContext, cmd: AskCommand, signal?: AbortSignal): Promise<AskResult> {
+    const events = await this.stream(auth, { ...cmd, stream: false }, signal);
+    let result: AskResult | undefined;
+    let citations: AskResult['citations'] = [];
+    for await (const e of events) {
+      if (e.type === 'citations') citations = e.citations;
+      else if (e.type === 'done') result = { answer: e.answer, citations, usage: e.usage };
+    }
+    if (!result) throw new DomainError(ErrorCode.INTERNAL_ERROR, 'The answer ended without a result');
+    return result;
+  }
+
+  /**
+   * A docset is the caller's when the token's docset restriction allows it and the account has
+   * at least one COMPLETE document in it (DESIGN.md: a docset exists exactly then).
+   */
+  async authorize(auth: AuthContext, docSetNames: readonly string[]): Promise<void> {
+    assertDocsetsAllowed(auth, docSetNames);
+    const owned = new Set(await this.documents.completeDocsetNames(auth.accountId, docSetNames));
+    if (docSetNames.some((n) => !owned.has(n))) {
+      throw DomainError.forbidden('A docset in docSetNames does not belong to this account');
+    }
+  }
+
+  private generatorFor(model: string | undefined): Generator {
+    if (model === undefined || this.generator.models.includes(model)) return this.generator;
+    if (this.localGenerator.models.includes(model)) return this.localGenerator;
+    throw new DomainError(
+      ErrorCode.CAPABILITY_DISABLED,
+      `Model ${model} needs the Cohere provider, which is not configured (COHERE_API_KEY)`,
+      { field: 'config.model' },
+    );
+  }
+
+  private async *run(
+    auth: AuthContext,
+    cmd: AskCommand,
+    generator: Generator,
+    signal?: AbortSignal,
+  ): AsyncIterable<AskEvent> {
+    const t0 = Date.now();
+    const usage = new UsageMeter();
+    const routing = evaluateKeywordRouting(cmd.question, {
+      hasHistory: cmd.pastMessages.length > 0,
+      hasPromptContext: !!cmd.promptContext?.trim(),
+    });
+    let query = routing.query;
+    if (!routing.skipsRewriter) {
+      const r = await this.rewriter.rewrite({
+        question: cmd.question,
+        history: cmd.pastMessages,
+        promptContext: cmd.promptContext,
+        signal,
+      });
+      usage.add(r.call);
+      query = r.query.trim() || routing.query;
+    }
+    throwIfAborted(signal);
+
+    const vector = await this.embedder.embedQuery(query);
+    usage.add({ model: this.embedder.modelName, inputTokens: estimateTokens(query), outputTokens: 0 });
+    throwIfAborted(signal);
+
+    const hits = await this.retrieve(auth, cmd, query, vector, usage, signal);
+    throwIfAborted(signal);
+
+    const tracker = new CitationTracker(hits.map((h) => h.chunk));
+    if (hits.length === 0) {
+      yield { type: 'delta', text: tracker.push(NO_ANSWER_TEXT) + tracker.flush() };
+    } else {
+      const passages: Passage[] = hits.map((h, i) => ({
+        n: i + 1,
+        fileName: h.chunk.fileName,
+        pageNumber: h.chunk.pageNumber,
+        text: h.chunk.text,
+      }));
+      for await (const e of generator.generate({
+        question: cmd.question,
+        query,
+        history: cmd.pastMessages,
+        promptContext: cmd.promptContext,
+        passages,
+        model: cmd.model && generator.models.includes(cmd.model) ? cmd.model : undefined,
+        stream: cmd.stream,
+        signal,
+      })) {
+        if (e.type === 'usage') usage.add(e.call);
+        else {
+          const text = tracker.push(e.text);
+          if (text) yield { type: 'delta', text };
+        }
+      }
+      const rest = tracker.flush();
+      if (rest) yield { type: 'delta', text: rest };
+    }
+    const citations = tracker.citations();
+    yield { type: 'citations', citations };
+    const u = usage.toUsage();
+    this.log.log(
+      `ask: ${routing.skipsRewriter ? 'keyword' : 'rewritten'} query, ${hits.length} passages, ` +
+        `${citations.length} citations, ${u.calls} model calls, ${Date.now() - t0} ms`,
+    );
+    yield { type: 'done', answer: tracker.text, usage: u };
+  }
+
+  private async retrieve(
+    auth: AuthContext,
+    cmd: AskCommand,
+    query: string,
+    vector: number[],
+    usage: UsageMeter,
+    signal?: AbortSignal,
+  ): Promise<SearchHit[]> {
+    const limit = cmd.retrievalLimit;
+    const depth = this.reranker ? Math.min(Math.max(limit * RERANK_DEPTH, 20), RERANK_MAX_CANDIDATES) : limit;
+    const hits = await this.index.search({
+      accountId: String(auth.accountId),
+      docSetNames: cmd.docSetNames,
+      text: query,
+      vector,
+      limit: depth,
+      minimumSimilarityScore: cmd.minimumSimilarityScore,
+      fusion: { vectorWeight: this.embedder.recommendedVectorWeight },
+    });
+    if (!this.reranker || hits.length === 0) return hits.slice(0, limit);
+    throwIfAborted(signal);
+    const r = await this.reranker.rerank({
+      query,
+      documents: hits.map((h) => h.chunk.text),
+      topN: limit,
+      signal,
+    });
+    usage.add(r.call);
+    return r.results.map((x) => hits[x.index]).slice(0, limit);
+  }
+}
