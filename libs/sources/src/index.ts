@@ -9,4 +9,6 @@ export * from './http/source-fetch';
 export * from './sharepoint/sharepoint-credentials';
 export * from './sharepoint/sharepoint.connector';
 export * from './sharepoint/sharepoint-folder-filter';
+export * from './gdrive/gdrive-credentials';
+export * from './gdrive/gdrive.connector';
 export * from './sources.module';
