@@ -1,10 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '@docqa/accounts';
+import { RagModule } from '@docqa/rag';
+import { AskController } from './ask.controller';
+import { DocumentsController } from './documents.controller';
 import { KeywordRoutingController } from './keyword-routing.controller';
 
-/** Document API surface (`/api/v1/document_proxy`): retrieval-side endpoints. */
+/** Document API surface (`/api/v1/document_proxy`): questions, titles and document reads. */
 @Module({
-  imports: [AccountsModule],
-  controllers: [KeywordRoutingController],
+  imports: [AccountsModule, RagModule],
+  controllers: [KeywordRoutingController, AskController, DocumentsController],
 })
 export class DocumentProxyModule {}

@@ -1,0 +1,159 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { RECENT_LIMIT } from '@docqa/rag';
+
+export class ListDocumentsQueryDto {
+  @ApiProperty({ description: 'The docset whose documents are listed.', example: 'manuals' })
+  @IsString({ message: 'docSetName is required' })
+  @Matches(/\S/, { message: 'docSetName must not be empty' })
+  @MaxLength(200, { message: 'docSetName must be at most 200 characters' })
+  docSetName!: string;
+
+  @ApiPropertyOptional({
+    description: 'Extension: page size (default: all documents).',
+    minimum: 1,
+    maximum: 10000,
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(1, { message: 'limit must be between 1 and 10000' })
+  @Max(10000, { message: 'limit must be between 1 and 10000' })
+  limit?: number;
+
+  @ApiPropertyOptional({
+    description: 'Extension: documents skipped (by file name order).',
+    minimum: 0,
+    default: 0,
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'offset must be an integer' })
+  @Min(0, { message: 'offset must be at least 0' })
+  offset?: number;
+}
+
+export class RecentDocumentsQueryDto {
+  @ApiPropertyOptional({
+    description: 'Number of documents, newest first.',
+    minimum: RECENT_LIMIT.min,
+    maximum: RECENT_LIMIT.max,
+    default: RECENT_LIMIT.default,
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be an integer' })
+  @Min(RECENT_LIMIT.min, { message: `limit must be between ${RECENT_LIMIT.min} and ${RECENT_LIMIT.max}` })
+  @Max(RECENT_LIMIT.max, { message: `limit must be between ${RECENT_LIMIT.min} and ${RECENT_LIMIT.max}` })
+  limit?: number;
+}
+
+export class DocumentDto {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+  @ApiProperty({ example: 'geometry.pdf' })
+  fileName!: string;
+  @ApiProperty({ example: 'manuals' })
+  docSetName!: string;
+  @ApiProperty({ enum: ['S3', 'SHAREPOINT', 'GOOGLEDRIVE'], description: 'Source type of the document.' })
+  source!: string;
+  @ApiProperty({ enum: ['PENDING', 'INDEXING', 'COMPLETE', 'ERROR', 'CANCELLED'] })
+  indexingStatus!: string;
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt!: string;
+}
+
+export class DocsetDto {
+  @ApiProperty({ example: 'manuals' })
+  docSetName!: string;
+  @ApiProperty({ type: [String], example: ['S3'], description: 'Source types of its documents.' })
+  sourceTypes!: string[];
+  @ApiProperty({ description: 'Documents of the docset, any status.' })
+  documentCount!: number;
+  @ApiProperty({
+    description: 'Documents with indexingStatus COMPLETE (at least 1: a docset exists from then).',
+  })
+  completedCount!: number;
+  @ApiProperty()
+  pendingCount!: number;
+  @ApiProperty()
+  indexingCount!: number;
+  @ApiProperty()
+  errorCount!: number;
+  @ApiProperty()
+  cancelledCount!: number;
+  @ApiProperty({ description: 'Pages of its COMPLETE documents.' })
+  pageCount!: number;
+  @ApiProperty({ description: 'Indexed chunks of its COMPLETE documents.' })
+  chunkCount!: number;
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'When a document last finished indexing.',
+  })
+  lastIndexedAt!: string | null;
+  @ApiProperty({ format: 'date-time', description: 'When its first document was created.' })
+  createdAt!: string;
+  @ApiProperty({ format: 'date-time', description: 'Last change of any of its documents.' })
+  updatedAt!: string;
+}
+
+export class FileTypeCountDto {
+  @ApiProperty({ example: 'pdf' })
+  fileType!: string;
+  @ApiProperty()
+  documentCount!: number;
+}
+
+export class SourceCountDto {
+  @ApiProperty({ enum: ['S3', 'SHAREPOINT', 'GOOGLEDRIVE'] })
+  sourceType!: string;
+  @ApiProperty()
+  documentCount!: number;
+}
+
+export class DocumentSummaryDto {
+  @ApiProperty({ format: 'uuid' })
+  documentId!: string;
+  @ApiProperty()
+  fileName!: string;
+  @ApiProperty({ description: 'Summary written at indexing time.' })
+  summary!: string;
+}
+
+export class StatusCountsDto {
+  @ApiProperty() PENDING!: number;
+  @ApiProperty() INDEXING!: number;
+  @ApiProperty() COMPLETE!: number;
+  @ApiProperty() ERROR!: number;
+  @ApiProperty() CANCELLED!: number;
+}
+
+export class DocsetMetadataDto extends DocsetDto {
+  @ApiProperty({ type: StatusCountsDto, description: 'Documents by indexingStatus.' })
+  statusCounts!: StatusCountsDto;
+  @ApiProperty({ description: 'Bytes of its source files.' })
+  totalBytes!: number;
+  @ApiProperty({ type: [FileTypeCountDto] })
+  fileTypes!: FileTypeCountDto[];
+  @ApiProperty({ type: [SourceCountDto] })
+  sources!: SourceCountDto[];
+  @ApiProperty({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'When a document first finished indexing.',
+  })
+  firstIndexedAt!: string | null;
+  @ApiProperty({ description: 'COMPLETE documents that have a summary.' })
+  summaryCount!: number;
+  @ApiProperty({
+    type: [DocumentSummaryDto],
+    description: 'Summaries of COMPLETE documents by file name, at most 100.',
+  })
+  summaries!: DocumentSummaryDto[];
+}

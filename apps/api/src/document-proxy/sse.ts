@@ -1,0 +1,107 @@
+import { Logger } from '@nestjs/common';
+import { Connection, createSession } from 'better-sse';
+import type { Request, Response } from 'express';
+import { toDomainError } from '@docqa/common';
+
+/**
+ * better-sse connection over an Express response whose request body was already read. Node emits
+ * `close` on a fully read IncomingMessage long before the client goes away, so (unlike better-sse's
+ * NodeHttp1Connection) only the response's `close` counts as a disconnect.
+ */
+class ExpressResponseConnection extends Connection {
+  readonly url: URL;
+  readonly request: globalThis.Request;
+  readonly response: globalThis.Response;
+  private readonly controller = new AbortController();
+
+  constructor(
+    private readonly req: Request,
+    private readonly res: Response,
+  ) {
+    super();
+    req.socket?.setNoDelay?.(true);
+    this.url = new URL(req.originalUrl ?? req.url ?? '/', `https://${req.headers.host ?? 'localhost'}`);
+    this.request = new globalThis.Request(this.url, { method: 'GET', signal: this.controller.signal });
+    Connection.applyHeaders(
+      req.headers as Record<string, string | string[] | undefined>,
+      this.request.headers,
+    );
+    this.response = new globalThis.Response(null, {
+      status: 200,
+      headers: Connection.constants.RESPONSE_HEADERS,
+    });
+    Connection.applyHeaders(
+      res.getHeaders() as Record<string, string | string[] | undefined>,
+      this.response.headers,
+    );
+    res.once('close', this.onClose);
+  }
+
+  private onClose = () => this.controller.abort();
+
+  sendHead = () => {
+    this.res.writeHead(this.response.status, Object.fromEntries(this.response.headers));
+    this.res.flushHeaders();
+  };
+
+  sendChunk = (chunk: string) => {
+    if (!this.res.writableEnded) this.res.write(chunk);
+  };
+
+  cleanup = () => {
+    this.res.removeListener('close', this.onClose);
+  };
+}
+
+export interface SseEvent {
+  type: string;
+}
+
+const log = new Logger('AskStream');
+
+/**
+ * Streams events as Server-Sent Events: `event: <type>`, `id: <n>`, `data: <JSON>`. Keep-alive
+ * comments are written every `keepAliveMs` while the pipeline works. A client that disconnects
+ * aborts `abort` (which stops retrieval and generation); a failure after the stream started
+ * becomes a final `error` event; the response always ends.
+ */
+export async function streamEvents(
+  req: Request,
+  res: Response,
+  events: AsyncIterable<SseEvent>,
+  abort: AbortController,
+  keepAliveMs: number,
+): Promise<void> {
+  const session = await createSession(new ExpressResponseConnection(req, res), {
+    keepAlive: keepAliveMs,
+    retry: null,
+    trustClientEventId: false,
+  });
+  const onDisconnect = () => abort.abort(new DOMException('The client disconnected', 'AbortError'));
+  session.once('disconnected', onDisconnect);
+  let id = 0;
+  try {
+    for await (const e of events) {
+      if (!session.isConnected) break;
+      session.push(e, e.type, String(++id));
+    }
+  } catch (err) {
+    if (!abort.signal.aborted) {
+      const { error, errorId } = toDomainError(err);
+      // Code, error id and error name only: no message, which might carry SQL or provider text.
+      log.warn(
+        `answer stream failed: ${error.code}${errorId ? ` (errorId ${errorId}, ${(err as Error)?.name})` : ''}`,
+      );
+      if (session.isConnected) {
+        session.push(
+          { type: 'error', errorCode: error.code, message: error.message, ...(errorId ? { errorId } : {}) },
+          'error',
+          String(++id),
+        );
+      }
+    }
+  } finally {
+    session.off('disconnected', onDisconnect);
+    if (!res.writableEnded) res.end();
+  }
+}
