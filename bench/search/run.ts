@@ -117,7 +117,9 @@ async function openEngine(name: string, esUrl?: string): Promise<EngineHandle> {
         const list = (await index.client.cat.indices({ index: `${prefix}*`, format: 'json' })) as Array<{
           index?: string;
         }>;
-        for (const i of list) if (i.index) await index.client.indices.delete({ index: i.index });
+        for (const i of list) {
+          if (i.index) await index.client.indices.delete({ index: i.index }, { requestTimeout: 120_000 });
+        }
         await index.client.indices.deleteIndexTemplate({ name: index.indexName }).catch(() => undefined);
         await index.close();
       },
@@ -132,6 +134,13 @@ async function openEngine(name: string, esUrl?: string): Promise<EngineHandle> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Written after every engine, so a failure later keeps what was measured. */
+function writeResults(results: unknown): void {
+  const out = process.env.BENCH_OUT ?? path.join(ROOT, 'bench/search/results.json');
+  fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  log(`wrote ${out}`);
 }
 
 async function main() {
@@ -290,15 +299,14 @@ async function main() {
           r.latencyMs = lat;
         }
       } finally {
-        await h.close();
+        await h.close().catch((err: Error) => log(`${engine}: cleanup failed: ${err.message}`));
+        writeResults(results);
       }
     }
   } finally {
     await es?.stop();
   }
-  const out = path.join(ROOT, 'bench/search/results.json');
-  fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-  log(`wrote ${out}`);
+  writeResults(results);
   console.log(JSON.stringify(results, null, 2));
 }
 
