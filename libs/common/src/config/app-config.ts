@@ -46,6 +46,11 @@ export interface AppConfig {
   cohereRerankModel?: string;
   sseKeepaliveMs: number;
   smtpUrl?: string;
+  mailFrom: string;
+  mailOutboxPollMs: number;
+  mailRetryBaseMs: number;
+  mailRetryMaxMs: number;
+  chatbotFileLinkTtlSeconds: number;
   graphBaseUrl?: string;
   msAuthorityHost?: string;
   googleApiRootUrl?: string;

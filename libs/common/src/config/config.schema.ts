@@ -207,6 +207,39 @@ export const CONFIG_VARIABLES = [
     description: 'smtp:// or smtps:// URL for support e-mail. Unset: support e-mail answers 503.',
   },
   {
+    name: 'MAIL_FROM',
+    kind: 'string',
+    default: 'DocQA <no-reply@docqa.invalid>',
+    description:
+      'From address of support e-mail (the requester goes into Reply-To). Use an address your SMTP relay may send as.',
+  },
+  {
+    name: 'MAIL_OUTBOX_POLL_MS',
+    kind: 'int',
+    default: '2000',
+    description:
+      'How often each api process polls the mail outbox for messages due for delivery, in milliseconds.',
+  },
+  {
+    name: 'MAIL_RETRY_BASE_MS',
+    kind: 'int',
+    default: '5000',
+    description:
+      'First retry delay of a support e-mail that SMTP did not accept; doubles on each attempt up to MAIL_RETRY_MAX_MS.',
+  },
+  {
+    name: 'MAIL_RETRY_MAX_MS',
+    kind: 'int',
+    default: '900000',
+    description: 'Longest delay between delivery attempts of one support e-mail, in milliseconds.',
+  },
+  {
+    name: 'CHATBOT_FILE_LINK_TTL_SECONDS',
+    kind: 'int',
+    default: '86400',
+    description: 'Lifetime of the signed file links in chatbot citations (`source`), in seconds.',
+  },
+  {
     name: 'GRAPH_BASE_URL',
     kind: 'url',
     description: 'Microsoft Graph base URL override. Unset: https://graph.microsoft.com/v1.0.',

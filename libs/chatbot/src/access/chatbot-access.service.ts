@@ -1,0 +1,100 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { constantTimeEqual, DomainError, ErrorCode, sha256Hex } from '@docqa/common';
+import { bearerFrom, RateLimiter, rateLimited } from '@docqa/accounts';
+import type { Plan } from '@docqa/db';
+import { ChatbotRepository } from '../chatbot.repository';
+import { looksLikeChatbotKey } from '../keys/chatbot-key-format';
+import { ChatbotClock } from './chatbot-clock';
+import { requestOrigin } from './origin';
+import { CHATBOT_RATE_WINDOW_SECONDS, chatbotLimitOf } from './plans';
+
+/** The caller of a chatbot endpoint, once its key, plan, origin and rate limit were checked. */
+export interface ChatbotCaller {
+  keyId: number;
+  accountId: number;
+  plan: Plan;
+  supportEmail: string | null;
+  /** Docsets the widget answers from; null means every docset of the account. */
+  docSetNames: string[] | null;
+  /** Origin of the request (Origin, else Referer), when it had one. */
+  origin: string | null;
+}
+
+export interface ChatbotRequestHeaders {
+  authorization?: string | string[];
+  origin?: string | string[];
+  referer?: string | string[];
+}
+
+function unauthenticated(message: string): DomainError {
+  return new DomainError(ErrorCode.UNAUTHENTICATED, message, {}, undefined, {
+    'WWW-Authenticate': 'Bearer realm="docqa-chatbot"',
+  });
+}
+
+/** Rate-limit counter key of one chatbot key (shared by both chatbot endpoints). */
+export function chatbotRateKey(keyId: number): string {
+  return `chatbot:key:${keyId}`;
+}
+
+/**
+ * Admission of a chatbot request, in this order: 401 unless the bearer is a live `cb_` key (API
+ * tokens included), 403 PLAN_REQUIRED unless the account is on Pro or Business, 403
+ * ORIGIN_NOT_ALLOWED when the key is locked to an origin and the request's Origin (or Referer's
+ * origin) is absent or different, then one hit on the key's hourly counter in Postgres (429 past
+ * the plan's limit). Rejected requests before the counter do not count.
+ */
+@Injectable()
+export class ChatbotAccessService {
+  private readonly logger = new Logger('ChatbotAccess');
+
+  constructor(
+    private readonly repo: ChatbotRepository,
+    private readonly limiter: RateLimiter,
+    private readonly clock: ChatbotClock,
+  ) {}
+
+  async admit(h: ChatbotRequestHeaders): Promise<ChatbotCaller> {
+    const bearer = bearerFrom(h.authorization);
+    if (!bearer) throw unauthenticated('Missing or invalid authorization header');
+    if (!looksLikeChatbotKey(bearer)) throw unauthenticated('This endpoint accepts only a cb_ chatbot key');
+    const hash = sha256Hex(bearer);
+    const key = await this.repo.findLiveKeyByHash(hash);
+    if (!key || !constantTimeEqual(key.keyHash, hash)) throw unauthenticated('Invalid chatbot key');
+
+    const limit = chatbotLimitOf(key.plan);
+    if (limit === null)
+      throw new DomainError(ErrorCode.PLAN_REQUIRED, 'The chatbot needs a Pro or Business plan');
+
+    const origin = requestOrigin(h.origin, h.referer);
+    if (key.allowedOrigin && origin !== key.allowedOrigin) {
+      this.logger.warn(
+        { chatbotKeyId: key.id, origin },
+        'chatbot request from an origin the key does not allow',
+      );
+      throw new DomainError(
+        ErrorCode.ORIGIN_NOT_ALLOWED,
+        origin
+          ? `Origin ${origin} is not allowed for this chatbot key`
+          : 'This chatbot key needs an Origin or Referer',
+      );
+    }
+
+    const now = this.clock.now();
+    const hit = await this.limiter.hit(
+      { key: chatbotRateKey(key.id), limit, windowSeconds: CHATBOT_RATE_WINDOW_SECONDS },
+      now,
+    );
+    if (!hit.allowed)
+      throw rateLimited(hit, `Rate limit of ${limit} requests per hour for this chatbot key exceeded`, now);
+
+    return {
+      keyId: key.id,
+      accountId: key.accountId,
+      plan: key.plan,
+      supportEmail: key.supportEmail,
+      docSetNames: key.chatbotDocsets,
+      origin,
+    };
+  }
+}

@@ -1,0 +1,152 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AuthContext } from '@docqa/accounts';
+import { toDomainError } from '@docqa/common';
+import { AskEvent, AskService, ASK_LIMITS, Citation } from '@docqa/rag';
+import { ChatbotCaller } from '../access/chatbot-access.service';
+import { ChatbotRepository } from '../chatbot.repository';
+import { AskQuestionCommand } from '../commands';
+import { ChatbotFilesService } from '../files/chatbot-files.service';
+import { renderAnswerHtml } from './render-html';
+
+/** Spec "Citation (chatbot answer)". */
+export interface ChatbotCitation {
+  index: number;
+  fileName: string;
+  pageNumber: string;
+  /** Signed, expiring link to the file on this API (`#page=N` for PDFs). */
+  source: string;
+}
+
+export interface ChatbotAnswer {
+  /** Markdown (`format: text`) or sanitised HTML (`format: html`), with `[n]` markers. */
+  answer: string;
+  citations: ChatbotCitation[];
+  /** The account's support address; empty when none is configured. */
+  support_email: string;
+}
+
+/**
+ * What `stream: true` sends, in this order: `delta` events (Markdown pieces that concatenate to
+ * the text answer, whatever the format), one `citations` event, then `done` with the complete
+ * answer in the requested format, its citations and the support address. A failure after the
+ * stream started ends it with one `error` event instead.
+ */
+export type ChatbotEvent =
+  | { type: 'delta'; text: string }
+  | { type: 'citations'; citations: ChatbotCitation[] }
+  | ({ type: 'done' } & ChatbotAnswer)
+  | { type: 'error'; error: string };
+
+/**
+ * Chatbot answers through the Document API's ask pipeline (libs/rag AskService), over the docsets
+ * the account chose for the widget (all of its docsets by default), with chatbot citations whose
+ * `source` is a signed file link.
+ */
+@Injectable()
+export class ChatbotAnswerService {
+  private readonly logger = new Logger('ChatbotAnswer');
+
+  constructor(
+    private readonly ask: AskService,
+    private readonly repo: ChatbotRepository,
+    private readonly files: ChatbotFilesService,
+  ) {}
+
+  /** Checks pass before the first event; the iterable then yields the answer's events. */
+  async stream(
+    caller: ChatbotCaller,
+    cmd: AskQuestionCommand,
+    baseUrl: string,
+    signal?: AbortSignal,
+  ): Promise<AsyncIterable<ChatbotEvent>> {
+    const auth = await this.askerFor(caller);
+    const events = await this.ask.stream(
+      auth,
+      {
+        question: cmd.question,
+        docSetNames: auth.scope.docSetNames ?? [],
+        pastMessages: cmd.pastMessages,
+        retrievalLimit: ASK_LIMITS.retrievalLimit.default,
+        minimumSimilarityScore: ASK_LIMITS.minimumSimilarityScore.default,
+        stream: cmd.stream,
+      },
+      signal,
+    );
+    return this.translate(caller, cmd, baseUrl, events, signal);
+  }
+
+  async answer(
+    caller: ChatbotCaller,
+    cmd: AskQuestionCommand,
+    baseUrl: string,
+    signal?: AbortSignal,
+  ): Promise<ChatbotAnswer> {
+    for await (const e of await this.stream(caller, { ...cmd, stream: false }, baseUrl, signal)) {
+      if (e.type === 'done')
+        return { answer: e.answer, citations: e.citations, support_email: e.support_email };
+      if (e.type === 'error') throw new Error(e.error);
+    }
+    throw new Error('The answer ended without a result');
+  }
+
+  /**
+   * The ask pipeline's caller for a chatbot key: the key's account, read-only, limited to the
+   * widget's docsets that exist now (a docset removed since it was chosen is skipped, not a 403).
+   */
+  private async askerFor(caller: ChatbotCaller): Promise<AuthContext> {
+    const existing = await this.repo.docsetNames(caller.accountId);
+    const chosen = caller.docSetNames;
+    const docSetNames = chosen ? existing.filter((n) => chosen.includes(n)) : existing;
+    return { userId: 0, accountId: caller.accountId, tokenId: 0, scope: { readOnly: true, docSetNames } };
+  }
+
+  private async *translate(
+    caller: ChatbotCaller,
+    cmd: AskQuestionCommand,
+    baseUrl: string,
+    events: AsyncIterable<AskEvent>,
+    signal?: AbortSignal,
+  ): AsyncIterable<ChatbotEvent> {
+    let citations: ChatbotCitation[] = [];
+    try {
+      for await (const e of events) {
+        if (e.type === 'delta') yield { type: 'delta', text: e.text };
+        else if (e.type === 'citations') {
+          citations = e.citations.map((c) => this.citation(caller.accountId, c, baseUrl));
+          yield { type: 'citations', citations };
+        } else if (e.type === 'done') {
+          const answer =
+            cmd.format === 'html'
+              ? renderAnswerHtml(e.answer, new Map(citations.map((c) => [c.index, c.source])))
+              : e.answer;
+          yield { type: 'done', answer, citations, support_email: caller.supportEmail ?? '' };
+        } else if (e.type === 'error') {
+          yield { type: 'error', error: e.message };
+          return;
+        }
+      }
+    } catch (err) {
+      if (signal?.aborted) return;
+      const { error, errorId } = toDomainError(err);
+      this.logger.warn(
+        { chatbotKeyId: caller.keyId, errorCode: error.code, errorId, errName: (err as Error)?.name },
+        'chatbot answer failed',
+      );
+      if (!cmd.stream) throw err;
+      yield { type: 'error', error: error.message };
+    }
+  }
+
+  private citation(accountId: number, c: Citation, baseUrl: string): ChatbotCitation {
+    return {
+      index: c.index,
+      fileName: c.fileName,
+      pageNumber: c.pageNumber,
+      source: this.files.linkFor(
+        accountId,
+        { documentId: c.sourceMetadata.documentId, fileName: c.fileName, pageNumber: c.pageNumber },
+        baseUrl,
+      ),
+    };
+  }
+}

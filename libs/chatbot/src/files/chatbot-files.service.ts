@@ -1,0 +1,142 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig, DomainError, ErrorCode, resolveAppSecret } from '@docqa/common';
+import type { SourceType } from '@docqa/db';
+import { SourceConnectorRegistry, SourceCredentialsCipher, SourceError } from '@docqa/sources';
+import { ChatbotClock } from '../access/chatbot-clock';
+import { FileLinkSigner } from './file-links';
+
+export interface CitedFile {
+  documentId: string;
+  fileName: string;
+  pageNumber: string;
+}
+
+export interface OpenedFile {
+  fileName: string;
+  contentType: string;
+  /** `inline` for what browsers show safely (PDF, plain text), else `attachment`. */
+  disposition: 'inline' | 'attachment';
+  data: Buffer;
+}
+
+const CONTENT_TYPES: Record<string, { type: string; inline: boolean }> = {
+  pdf: { type: 'application/pdf', inline: true },
+  txt: { type: 'text/plain; charset=utf-8', inline: true },
+  md: { type: 'text/plain; charset=utf-8', inline: true },
+  markdown: { type: 'text/plain; charset=utf-8', inline: true },
+  csv: { type: 'text/plain; charset=utf-8', inline: true },
+  // HTML is never served as HTML from the API's origin: it is a download.
+  html: { type: 'application/octet-stream', inline: false },
+  htm: { type: 'application/octet-stream', inline: false },
+  docx: {
+    type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    inline: false,
+  },
+};
+
+export function isPdfName(fileName: string): boolean {
+  return /\.pdf$/i.test(fileName);
+}
+
+function extensionOf(fileName: string): string {
+  const m = /\.([A-Za-z0-9]{1,10})$/.exec(fileName);
+  return m ? m[1].toLowerCase() : '';
+}
+
+interface FileRow {
+  file_name: string;
+  source_type: SourceType;
+  source_id: string;
+  run_id: string | null;
+  credentials_enc: string | null;
+}
+
+/**
+ * The `source` links of chatbot citations: `{base}/api/v1/chatbot/files/{token}` (+ `#page=N` for
+ * PDFs, so the browser's viewer opens the cited page), where the token is signed and expires
+ * (CHATBOT_FILE_LINK_TTL_SECONDS). Opening one downloads the original file from its source with
+ * the connector and the credentials of the run that indexed it; the file never has to be public.
+ */
+@Injectable()
+export class ChatbotFilesService {
+  private readonly logger = new Logger('ChatbotFiles');
+  private readonly links: FileLinkSigner;
+
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly connectors: SourceConnectorRegistry,
+    private readonly cipher: SourceCredentialsCipher,
+    private readonly clock: ChatbotClock,
+    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+  ) {
+    this.links = new FileLinkSigner(cfg.appSecret ?? resolveAppSecret(cfg));
+  }
+
+  /** The citation's link, absolute on `baseUrl` (how the caller addressed this service). */
+  linkFor(accountId: number, file: CitedFile, baseUrl: string): string {
+    const expiresAt = Math.floor(this.clock.now() / 1000) + this.cfg.chatbotFileLinkTtlSeconds;
+    const token = this.links.sign({ accountId, documentId: file.documentId, expiresAt });
+    const page = isPdfName(file.fileName) && /^\d+$/.test(file.pageNumber) ? `#page=${file.pageNumber}` : '';
+    return `${baseUrl}/api/v1/chatbot/files/${token}${page}`;
+  }
+
+  /** 404 for an invalid or expired link or a document that is gone; 503 when the source is down. */
+  async open(token: string): Promise<OpenedFile> {
+    const claims = this.links.verify(token, this.clock.now());
+    if (!claims) throw DomainError.notFound('This file link is invalid or has expired');
+    const rows: FileRow[] = await this.ds.query(
+      `SELECT d.file_name, d.source_type, d.source_id, r.id AS run_id, r.credentials_enc
+         FROM documents d
+         LEFT JOIN index_runs r ON r.id = d.last_run_id AND r.account_id = d.account_id
+        WHERE d.id = $1 AND d.account_id = $2 AND d.status = 'COMPLETE'`,
+      [claims.documentId, claims.accountId],
+    );
+    const row = rows[0];
+    if (!row) throw DomainError.notFound('This file is no longer available');
+    const connector = this.connectors.get(row.source_type);
+    let data: Buffer;
+    try {
+      const raw =
+        row.credentials_enc && row.run_id ? this.cipher.decrypt(row.credentials_enc, row.run_id) : undefined;
+      ({ data } = await connector.download(
+        connector.parseCredentials(raw),
+        row.source_id,
+        this.cfg.indexingMaxFileBytes,
+      ));
+    } catch (err) {
+      throw this.sourceFailure(err, claims.documentId);
+    }
+    const kind = CONTENT_TYPES[extensionOf(row.file_name)] ?? {
+      type: 'application/octet-stream',
+      inline: false,
+    };
+    return {
+      fileName: row.file_name,
+      contentType: kind.type,
+      disposition: kind.inline ? 'inline' : 'attachment',
+      data,
+    };
+  }
+
+  private sourceFailure(err: unknown, documentId: string): DomainError {
+    if (err instanceof DomainError) return err;
+    if (err instanceof SourceError) {
+      this.logger.warn({ documentId, errName: err.name }, 'cited file could not be downloaded');
+      if (err.kind === 'UNAVAILABLE')
+        return new DomainError(
+          ErrorCode.DEPENDENCY_UNAVAILABLE,
+          'The document source is unavailable; try again later',
+        );
+      if (err.kind === 'TOO_LARGE')
+        return new DomainError(ErrorCode.UNPROCESSABLE, 'The file is too large to serve');
+      return DomainError.notFound('This file is no longer available in its source');
+    }
+    this.logger.warn({ documentId, errName: (err as Error)?.name }, 'cited file could not be downloaded');
+    return new DomainError(
+      ErrorCode.DEPENDENCY_UNAVAILABLE,
+      'The document source is unavailable; try again later',
+    );
+  }
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// Operator commands over the database (DATABASE_URL; unset: the embedded PGlite database in
+// DATA_DIR, which needs the API stopped and `npm run build` done). Plans are set here, never by
+// an account itself.
+//
+//   npm run cli -- plan set --account <id> --plan free|pro|business
+//   npm run cli -- plan get --account <id>
+const path = require('node:path');
+const { Client } = require('pg');
+
+const PLANS = ['free', 'pro', 'business'];
+const USAGE = [
+  'Usage:',
+  '  npm run cli -- plan set --account <id> --plan free|pro|business',
+  '  npm run cli -- plan get --account <id>',
+  '',
+  'Uses DATABASE_URL (unset: the embedded database in DATA_DIR, with the API stopped).',
+].join('\n');
+
+class UsageError extends Error {}
+
+function parseArgs(argv) {
+  const positional = [];
+  const flags = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--help' || a === '-h') flags.help = true;
+    else if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
+      else {
+        const v = argv[i + 1];
+        if (v === undefined || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
+        flags[a.slice(2)] = v;
+        i++;
+      }
+    } else positional.push(a);
+  }
+  return { positional, flags };
+}
+
+function accountIdOf(flags) {
+  const v = flags.account;
+  if (v === undefined) throw new UsageError('--account <id> is required');
+  if (!/^\d{1,9}$/.test(v))
+    throw new UsageError(`--account must be an account id (a positive integer), got "${v}"`);
+  return Number(v);
+}
+
+async function withDatabase(fn) {
+  let url = process.env.DATABASE_URL;
+  let embedded;
+  if (!url) {
+    const root = path.resolve(__dirname, '..');
+    const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
+    const { startEmbeddedPostgres } = require(path.join(root, 'dist/libs/db/src'));
+    embedded = await startEmbeddedPostgres(path.join(loadConfig().dataDir, 'pglite'));
+    url = embedded.url;
+  }
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+    await embedded?.stop();
+  }
+}
+
+async function plan(sub, flags) {
+  if (sub === 'set') {
+    const accountId = accountIdOf(flags);
+    const p = flags.plan;
+    if (!PLANS.includes(p)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
+    return withDatabase(async (db) => {
+      const r = await db.query(
+        `UPDATE accounts SET plan = $2, updated_at = now() WHERE id = $1
+         RETURNING id, name, plan, (SELECT plan FROM accounts WHERE id = $1) AS previous`,
+        [accountId, p],
+      );
+      if (!r.rows.length) throw new Error(`No account with id ${accountId}`);
+      const row = r.rows[0];
+      console.log(`Account ${row.id} (${row.name}): plan ${row.previous} -> ${row.plan}`);
+    });
+  }
+  if (sub === 'get') {
+    const accountId = accountIdOf(flags);
+    return withDatabase(async (db) => {
+      const r = await db.query(`SELECT id, name, plan FROM accounts WHERE id = $1`, [accountId]);
+      if (!r.rows.length) throw new Error(`No account with id ${accountId}`);
+      console.log(`Account ${r.rows[0].id} (${r.rows[0].name}): plan ${r.rows[0].plan}`);
+    });
+  }
+  throw new UsageError(sub ? `Unknown plan command "${sub}"` : 'plan needs a command: set or get');
+}
+
+async function main(argv) {
+  const { positional, flags } = parseArgs(argv);
+  const [group, sub] = positional;
+  if (flags.help || !group) {
+    console.log(USAGE);
+    return;
+  }
+  if (group === 'plan') return plan(sub, flags);
+  throw new UsageError(`Unknown command "${group}"`);
+}
+
+main(process.argv.slice(2)).catch((err) => {
+  if (err instanceof UsageError) {
+    console.error(`${err.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  // The message only: never the connection string.
+  console.error(`cli: ${err.message}`);
+  process.exit(1);
+});
