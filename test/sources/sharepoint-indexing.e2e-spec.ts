@@ -1,3 +1,4 @@
+import { docsetWorkflowId } from '@docqa/workflows/indexing.contract';
 import type { TestApp } from '../support/app';
 import { FakeGraph, startFakeGraph } from '../support/fake-graph';
 import {
@@ -7,7 +8,10 @@ import {
   newAccount,
   paths,
   progress,
+  startIndex,
   startIndexingApp,
+  temporalOf,
+  waitFor,
 } from '../indexing/support';
 
 /**
@@ -44,6 +48,7 @@ describe('SharePoint source (API -> Temporal -> Graph)', () => {
         GRAPH_BASE_URL: graph.graphBaseUrl,
         MS_AUTHORITY_HOST: graph.authorityHost,
         SOURCE_CA_FILE: graph.caFile,
+        SOURCE_REQUEST_TIMEOUT_MS: '1000',
         INDEXING_CONCURRENCY: '8',
       },
     });
@@ -166,19 +171,24 @@ describe('SharePoint source (API -> Temporal -> Graph)', () => {
     expect(other.body.completedCount).toBe(0);
   });
 
-  it('re-syncs added, changed and removed files', async () => {
+  it('re-syncs from the stored delta link: added, changed, renamed and removed files', async () => {
     graph.addFile('Policies/security.txt', 'Laptops lock after five minutes.');
     graph.updateFile(
       'Policies/travel.txt',
       'Travel is booked through the new portal. Business class over six hours.',
     );
     graph.deleteFile('Policies/leave.md');
+    graph.renameFile('Policies/HR/benefits.csv', 'perks.csv');
+    const before = graph.calls.length;
     const jobId = await indexAndWait(app, token, body('policies'));
+    const during = graph.calls.slice(before).map((c) => c.path);
+    // The run read the drive's delta feed from the stored link, not the folder tree.
+    expect(during.some((p) => p.includes('/root/delta?token=') && !p.includes('latest'))).toBe(true);
     const docs = await documents(app, accountId, 'policies');
     expect(docs.map((d) => d.file_name)).toEqual([
-      'benefits.csv',
       'expenses.txt',
       'onboarding.html',
+      'perks.csv',
       'security.txt',
       'travel.txt',
     ]);
@@ -186,29 +196,68 @@ describe('SharePoint source (API -> Temporal -> Graph)', () => {
     const db = await dbOf(app);
     try {
       const { rows } = await db.query('SELECT counters FROM index_runs WHERE id = $1', [jobId]);
-      expect(rows[0].counters).toMatchObject({ new: 1, changed: 1, removed: 1 });
+      expect(rows[0].counters).toMatchObject({ new: 2, changed: 1, removed: 2 });
+      const state = await db.query(
+        `SELECT scope, cursor FROM source_sync_state WHERE account_id = $1 AND docset_name = 'policies'`,
+        [accountId],
+      );
+      expect(state.rows).toEqual([
+        {
+          scope: `sharepoint://${graph.driveId}/Policies/`,
+          cursor: expect.stringContaining('/root/delta?token='),
+        },
+      ]);
     } finally {
       await db.end();
     }
   });
 
-  it('422 SOURCE_EMPTY when the folder has 0 supported files while documents exist', async () => {
+  it('a feed that stops answering fails the run with the reason; the next run resumes from the stored link', async () => {
+    graph.addFile('Policies/late.txt', 'Added while the feed was down.');
+    graph.hang(true, /\/root\/delta\?token=\d/);
+    let jobId: string;
+    try {
+      jobId = await startIndex(app, token, body('policies'));
+      await waitFor(app, token, 'policies', (p) => !p.isIndexing, 200_000, 1000);
+    } finally {
+      graph.hang(false);
+    }
+    const summary = await app.client.get(paths.summary, { token });
+    const item = summary.body.docSets.find((d: { docSetName: string }) => d.docSetName === 'policies');
+    expect(item.lastRun).toMatchObject({ jobId, status: 'FAILED' });
+    expect(item.lastRun.error).toContain('did not answer in time');
+    const described = await temporalOf(app)
+      .workflow.getHandle(docsetWorkflowId(accountId, 'policies'))
+      .describe();
+    expect(described.status.name).toBe('FAILED');
+
+    await indexAndWait(app, token, body('policies'));
+    const docs = await documents(app, accountId, 'policies');
+    expect(docs.find((d) => d.file_name === 'late.txt')?.status).toBe('COMPLETE');
+  });
+
+  it('422 SOURCE_EMPTY when a folder with 0 supported files is pointed at a docset with documents', async () => {
     graph.addFile('Empty/readme.png', 'no supported files here');
-    await indexAndWait(app, token, body('empty-check', { folderPath: '/Policies/Finance' }));
-    graph.deleteFile('Policies/Finance/expenses.txt');
-    const res = await app.client.post(paths.index, body('empty-check', { folderPath: '/Policies/Finance' }), {
-      token,
-    });
+    const res = await app.client.post(paths.index, body('policies', { folderPath: '/Empty' }), { token });
     expect(res.status).toBe(422);
     expect(res.body.errorCode).toBe('SOURCE_EMPTY');
-    const check = await app.client.post(
-      paths.checkSource,
-      body('empty-check', { folderPath: '/Policies/Finance' }),
-      {
-        token,
-      },
-    );
+    const check = await app.client.post(paths.checkSource, body('policies', { folderPath: '/Empty' }), {
+      token,
+    });
     expect(check.status).toBe(200);
+    expect(check.body).toMatchObject({ sourceFileCount: 0, existingDocumentCount: 6 }); // 5 + late.txt
+  });
+
+  it('the docset disappears when its last file is deleted at the source (the delta feed says so)', async () => {
+    graph.addFile('Solo/only.txt', 'The only file.');
+    await indexAndWait(app, token, body('solo', { folderPath: '/Solo' }));
+    expect((await documents(app, accountId, 'solo')).map((d) => d.status)).toEqual(['COMPLETE']);
+    graph.deleteFile('Solo/only.txt');
+    const check = await app.client.post(paths.checkSource, body('solo', { folderPath: '/Solo' }), { token });
     expect(check.body).toMatchObject({ sourceFileCount: 0, existingDocumentCount: 1 });
+    await indexAndWait(app, token, body('solo', { folderPath: '/Solo' }));
+    expect(await documents(app, accountId, 'solo')).toEqual([]);
+    const docsets = await app.client.get('/api/v1/document_proxy/documents/docsets', { token });
+    expect(JSON.stringify(docsets.body)).not.toContain('"solo"');
   });
 });

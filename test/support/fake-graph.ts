@@ -66,8 +66,8 @@ export interface FakeGraph {
   itemIdOf(filePath: string): string;
   /** The next `count` Graph requests answer `status` with `Retry-After: seconds`. */
   throttleNext(count: number, retryAfterSeconds: number, status?: 429 | 503): void;
-  /** While set, Graph requests are accepted and never answered. */
-  hang(on: boolean): void;
+  /** While set, Graph requests are accepted and never answered (only those matching `only`, if given). */
+  hang(on: boolean, only?: RegExp): void;
   /** Delta tokens handed out so far answer 410 resyncRequired. */
   expireDeltaTokens(): void;
   close(): Promise<void>;
@@ -128,6 +128,7 @@ export async function startFakeGraph(o: { pageSize?: number } = {}): Promise<Fak
   const calls: FakeGraphCall[] = [];
   const throttles: Array<{ status: number; retryAfter: number }> = [];
   let hanging = false;
+  let hangOnly: RegExp | undefined;
   let expiredBelow = -1;
   const pending: ServerResponse[] = [];
 
@@ -401,7 +402,7 @@ export async function startFakeGraph(o: { pageSize?: number } = {}): Promise<Fak
         return res.end(it.content);
       }
       if (!url.pathname.startsWith('/v1.0/')) return graphError(res, 404, 'notFound', 'Unknown endpoint');
-      if (hanging) {
+      if (hanging && (!hangOnly || hangOnly.test(url.pathname + url.search))) {
         pending.push(res);
         return;
       }
@@ -491,8 +492,9 @@ export async function startFakeGraph(o: { pageSize?: number } = {}): Promise<Fak
     throttleNext(count, retryAfterSeconds, status = 429) {
       for (let i = 0; i < count; i++) throttles.push({ status, retryAfter: retryAfterSeconds });
     },
-    hang(on) {
+    hang(on, only) {
       hanging = on;
+      hangOnly = only;
       if (!on) for (const r of pending.splice(0)) r.destroy();
     },
     expireDeltaTokens() {

@@ -11,4 +11,5 @@ export * from './sharepoint/sharepoint.connector';
 export * from './sharepoint/sharepoint-folder-filter';
 export * from './gdrive/gdrive-credentials';
 export * from './gdrive/gdrive.connector';
+export * from './sync/source-sync';
 export * from './sources.module';

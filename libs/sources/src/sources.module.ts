@@ -4,6 +4,7 @@ import { S3Connector } from './s3/s3.connector';
 import { GoogleDriveConnector } from './gdrive/gdrive.connector';
 import { SharePointConnector } from './sharepoint/sharepoint.connector';
 import { SOURCE_CONNECTORS, SourceConnectorRegistry } from './source-connectors';
+import { SourceSync } from './sync/source-sync';
 import { SourceConnector } from './source.port';
 
 /** Source connectors (S3, SharePoint, Google Drive) behind the SourceConnector port. Needs ConfigModule. */
@@ -23,7 +24,8 @@ import { SourceConnector } from './source.port';
     },
     SourceConnectorRegistry,
     SourceCredentialsCipher,
+    SourceSync,
   ],
-  exports: [SourceConnectorRegistry, SourceCredentialsCipher],
+  exports: [SourceConnectorRegistry, SourceCredentialsCipher, SourceSync],
 })
 export class SourcesModule {}

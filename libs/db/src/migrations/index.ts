@@ -2,6 +2,7 @@ import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
 import { AccountAuth1763800000000 } from './1763800000000-account-auth';
 import { Indexing1763900000000 } from './1763900000000-indexing';
 import { SourceSync1764100000000 } from './1764100000000-source-sync';
+import { RunSync1764200000000 } from './1764200000000-run-sync';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   AccountAuth1763800000000,
   Indexing1763900000000,
   SourceSync1764100000000,
+  RunSync1764200000000,
 ];

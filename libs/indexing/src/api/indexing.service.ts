@@ -8,11 +8,13 @@ import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import {
   fileTypeOf,
   INDEXABLE_FILE_TYPES,
+  isIncremental,
   SourceConnector,
   SourceConnectorRegistry,
   SourceCredentialsCipher,
   SourceError,
   SourceFolderFilter,
+  SourceSync,
 } from '@docqa/sources';
 import type { indexDocsetWorkflow } from '@docqa/workflows/index-docset.workflow';
 import {
@@ -95,6 +97,7 @@ export class IndexingService {
     @Inject(TEMPORAL_CLIENT) private readonly temporal: Client,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
     @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+    private readonly sync: SourceSync,
   ) {}
 
   async startIndex(accountId: number, cmd: IndexCommand): Promise<IndexAck | IndexSyncResult> {
@@ -326,7 +329,17 @@ export class IndexingService {
     fileTypes: string[],
   ): Promise<void> {
     const found = await this.countSupported(connector, credentials, new Set(fileTypes));
-    if (found === 0 && (await this.store.countDocset(accountId, docSetName)) > 0)
+    if (
+      found === 0 &&
+      (await this.store.countDocset(accountId, docSetName)) > 0 &&
+      // Emptied at the source: the change feed reports every document's file deleted.
+      !(
+        isIncremental(connector) &&
+        (await this.sync
+          .emptinessExplained(accountId, docSetName, connector, credentials)
+          .catch(sourceFailure))
+      )
+    )
       throw new DomainError(
         ErrorCode.SOURCE_EMPTY,
         'The source has no supported files while the docset already has documents; nothing was changed',

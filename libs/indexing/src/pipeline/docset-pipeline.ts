@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { RunStatus } from '@docqa/db';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
-import { fileTypeOf } from '@docqa/sources';
+import { fileTypeOf, isIncremental, SourceSync, SyncRun } from '@docqa/sources';
 import { IndexingStore, PlanCounts, RunRow } from '../persistence/indexing.store';
 import { RunGoneError, SourceEmptyError } from './pipeline-errors';
 import { RunCredentials } from './run-credentials';
@@ -27,7 +27,20 @@ export class DocsetPipeline {
     private readonly store: IndexingStore,
     private readonly credentials: RunCredentials,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
+    private readonly sync: SourceSync,
   ) {}
+
+  /** The run as SourceSync (incremental SharePoint / Google Drive re-sync) sees it. */
+  private syncRun(run: RunRow): SyncRun {
+    return {
+      id: run.id,
+      accountId: run.accountId,
+      docSetName: run.docSetName,
+      sourceType: run.sourceType,
+      scope: run.options.scope,
+      forceReindex: run.options.forceReindex,
+    };
+  }
 
   async run(runId: string): Promise<RunRow> {
     const run = await this.store.getRun(runId);
@@ -39,7 +52,11 @@ export class DocsetPipeline {
   async listPage(runId: string, pageToken: string | null, pageSize = LISTING_PAGE_SIZE): Promise<ListedPage> {
     const run = await this.run(runId);
     const { connector, credentials } = this.credentials.resolve(run);
-    const page = await connector.listPage(credentials, pageToken, pageSize);
+    // A source with a change feed reads only what changed since the last completed run.
+    const page =
+      isIncremental(connector) && run.options.kind === 'sync'
+        ? await this.sync.listPage(this.syncRun(run), connector, credentials, pageToken, pageSize)
+        : await connector.listPage(credentials, pageToken, pageSize);
     const types = new Set(run.options.fileTypes);
     const wanted = page.objects
       .map((o) => ({ ...o, fileType: fileTypeOf(o.fileName) }))
@@ -55,7 +72,11 @@ export class DocsetPipeline {
   /** Diffs the staged listing against the docset (see IndexingStore.plan). */
   async plan(runId: string): Promise<PlanCounts> {
     const run = await this.run(runId);
-    if (run.options.kind === 'sync' && (await this.store.countStaged(run.id)) === 0) {
+    if (
+      run.options.kind === 'sync' &&
+      !(await this.sync.isChangesRun(run.id)) &&
+      (await this.store.countStaged(run.id)) === 0
+    ) {
       const existing = await this.store.countInScope(run);
       if (existing > 0)
         throw new SourceEmptyError(
@@ -72,8 +93,11 @@ export class DocsetPipeline {
     const run = await this.run(runId);
     if (run.options.kind !== 'sync') return 0;
     let removed = 0;
+    const changes = await this.sync.isChangesRun(run.id);
     for (;;) {
-      const batch = await this.store.goneDocuments(run, REMOVAL_BATCH);
+      const batch = changes
+        ? await this.sync.goneByChanges(this.syncRun(run), REMOVAL_BATCH)
+        : await this.store.goneDocuments(run, REMOVAL_BATCH);
       if (!batch.length) break;
       for (const d of batch) await this.search.deleteByDocument(String(run.accountId), d.id);
       await this.store.deleteDocuments(batch.map((d) => d.id));
@@ -97,6 +121,10 @@ export class DocsetPipeline {
     counters: Record<string, number> = {},
   ): Promise<Record<string, number>> {
     await this.store.finishRun(runId, status, error, counters);
+    if (status === 'COMPLETED') {
+      const run = await this.store.getRun(runId);
+      if (run?.options.kind === 'sync') await this.sync.commit(this.syncRun(run));
+    }
     const byStatus = await this.store.countRunDocuments(runId);
     const totals = {
       ...counters,
