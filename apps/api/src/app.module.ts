@@ -13,6 +13,8 @@ import { DbModule, DocumentQueueMetrics } from '@docqa/db';
 import { LlmModule } from '@docqa/llm';
 import { SearchModule } from '@docqa/search';
 import { AccountsApiModule } from './accounts/accounts-api.module';
+import { ChatbotApiModule } from './chatbot/chatbot-api.module';
+import { WidgetModule } from './widget/widget.module';
 import { DocumentProxyModule } from './document-proxy/document-proxy.module';
 import { HealthModule } from './health/health.module';
 import { IndexingApiModule } from './indexing/indexing-api.module';
@@ -21,7 +23,14 @@ import { IndexingApiModule } from './indexing/indexing-api.module';
  * Surface modules of the API; each later capability adds its module here. IndexingApiModule comes
  * before DocumentProxyModule so `GET documents/indexing-summary` is matched before `documents/:id`.
  */
-const SURFACE_MODULES: Type[] = [HealthModule, AccountsApiModule, IndexingApiModule, DocumentProxyModule];
+const SURFACE_MODULES: Type[] = [
+  HealthModule,
+  AccountsApiModule,
+  IndexingApiModule,
+  DocumentProxyModule,
+  ChatbotApiModule,
+  WidgetModule,
+];
 
 @Module({})
 export class AppModule {
