@@ -22,7 +22,9 @@ export class Indexing1763900000000 implements MigrationInterface {
         PRIMARY KEY (run_id, source_id)
       )`);
     await q.query(`CREATE INDEX documents_last_run_status_idx ON documents (last_run_id, status, id)`);
-    await q.query(`CREATE INDEX index_runs_account_docset_idx ON index_runs (account_id, docset_name, created_at DESC)`);
+    await q.query(
+      `CREATE INDEX index_runs_account_docset_idx ON index_runs (account_id, docset_name, created_at DESC)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
