@@ -6,6 +6,7 @@ import {
   CancellationScope,
   ChildWorkflowCancellationType,
   condition,
+  ContinueAsNew,
   continueAsNew,
   isCancellation,
   ParentClosePolicy,
@@ -190,6 +191,8 @@ export async function indexDocsetWorkflow(input: IndexDocsetInput): Promise<Docs
     phase = 'done';
     return { status: 'COMPLETED', counters };
   } catch (err) {
+    // continueAsNew() works by throwing: the run goes on in the next execution, it did not fail.
+    if (err instanceof ContinueAsNew) throw err;
     const cancelled = isCancellation(err);
     await CancellationScope.nonCancellable(async () => {
       await condition(() => inFlight === 0);
