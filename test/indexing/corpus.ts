@@ -92,7 +92,7 @@ export function describeCorpus(engine: 'elasticsearch' | 'embedded'): void {
           accountId: String(accountId),
           docSetNames: [docSetName],
           text: q.answer,
-          limit: 1000,
+          limit: 100,
           minimumSimilarityScore: -1,
           mode: 'bm25',
         });

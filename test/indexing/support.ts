@@ -1,4 +1,5 @@
 import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Client as EsClient } from '@elastic/elasticsearch';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -7,25 +8,42 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import { TEMPORAL_CLIENT } from '@docqa/common';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { register } from '../accounts/support';
+import { deleteEsPrefix } from '../search/es-cleanup';
 import { startTestApp, TestApp, TestAppOptions } from '../support/app';
 import { infra, sharedDir, uniqueName } from '../support/infra';
 
 export const CORPUS_DIR = sharedDir('corpus', 'dev');
 export const S3_KEYS = { accessKeyId: 'docqa-test-key', secretAccessKey: 'docqa-test-secret-Zq81' };
 
-/** The API with the worker in-process, reading S3 from the local S3 server. */
-export function startIndexingApp(o: TestAppOptions = {}): Promise<TestApp> {
-  return startTestApp({
+/**
+ * The API with the worker in-process, reading S3 from the local S3 server, with its own chunk
+ * index (account ids restart at 1 in every test database), deleted again on close.
+ */
+export async function startIndexingApp(o: TestAppOptions = {}): Promise<TestApp> {
+  const prefix = uniqueName('idx-chunks');
+  const app = await startTestApp({
     worker: true,
     ...o,
     env: {
       S3_ENDPOINT: infra().s3Endpoint,
       S3_FORCE_PATH_STYLE: 'true',
       S3_REGION: 'us-east-1',
-      LOG_LEVEL: 'info',
+      SEARCH_INDEX_PREFIX: prefix,
       ...(o.env ?? {}),
     },
   });
+  const close = app.close.bind(app);
+  app.close = async () => {
+    await close();
+    if (o.embeddedSearch) return;
+    const es = new EsClient({ node: infra().elasticsearchUrl });
+    try {
+      await deleteEsPrefix(es, prefix);
+    } finally {
+      await es.close();
+    }
+  };
+  return app;
 }
 
 export function s3(): S3Client {

@@ -183,7 +183,7 @@ export class LastRunDto {
 export class DocsetIndexingSummaryDto extends IndexingProgressDto {
   @ApiProperty() docSetName: string;
   @ApiProperty({ type: [String] }) sourceTypes: string[];
-  @ApiProperty({ description: 'The docset exists: a document finished indexing and documents remain.' })
+  @ApiProperty({ description: 'The docset exists: at least one of its documents is COMPLETE.' })
   exists: boolean;
   @ApiProperty() documentCount: number;
   @ApiProperty({ type: LastRunDto, nullable: true }) lastRun: LastRunDto | null;

@@ -64,7 +64,7 @@ export interface IndexingProgress {
 export interface DocsetIndexingSummary extends IndexingProgress {
   docSetName: string;
   sourceTypes: string[];
-  /** True once a document finished indexing, until the last document is removed. */
+  /** The docset exists: at least one of its documents is COMPLETE (DESIGN.md "Data"). */
   exists: boolean;
   documentCount: number;
   lastRun: {

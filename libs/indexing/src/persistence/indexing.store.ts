@@ -456,10 +456,10 @@ export class IndexingStore {
       status: DocumentStatus;
       n: number;
       sourceTypes: string[];
-      indexed: boolean;
+      hasComplete: boolean;
     }> = await this.ds.query(
       `SELECT docset_name AS "docSetName", status, count(*)::int AS n,
-                array_agg(DISTINCT source_type) AS "sourceTypes", bool_or(indexed_at IS NOT NULL) AS indexed
+                array_agg(DISTINCT source_type) AS "sourceTypes", bool_or(status = 'COMPLETE') AS "hasComplete"
            FROM documents WHERE account_id = $1 GROUP BY docset_name, status ORDER BY docset_name`,
       [accountId],
     );
@@ -476,7 +476,7 @@ export class IndexingStore {
       };
       e.rows.push(r);
       r.sourceTypes.forEach((t) => e.sourceTypes.add(t));
-      e.exists ||= r.indexed;
+      e.exists ||= r.hasComplete;
       out.set(r.docSetName, e);
     }
     return [...out.values()].map((e) => ({

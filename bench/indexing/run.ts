@@ -1,0 +1,279 @@
+/* Indexing benchmark: the dev corpus (16 PDFs, 935 pages) from a local S3 server,
+ *   (a) through the full Temporal pipeline (docset workflow, one child workflow per document,
+ *       activities on a worker), and
+ *   (b) through the same pipeline steps the activities call, directly in one process,
+ * both with the same document concurrency (INDEXING_CONCURRENCY, default 4), each on a fresh
+ * docset. Reports pages/s and documents/s for both and the orchestration overhead as a ratio.
+ *   npm run bench:indexing
+ *   BENCH_ENGINE=embedded npm run bench:indexing        (embedded search engine instead of ES)
+ *   BENCH_ROUNDS=3 INDEXING_CONCURRENCY=2 npm run bench:indexing
+ * Starts Postgres, Temporal, the S3 server (and Elasticsearch) from test/infra; writes
+ * bench/indexing/results.json and prints a Markdown table. */
+import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client as PgClient } from 'pg';
+import { loadConfig } from '@docqa/common';
+import { DocsetPipeline, DocumentPipeline, IndexingService, IndexingStore } from '@docqa/indexing';
+import { SourceCredentialsCipher } from '@docqa/sources';
+import { startWorker } from '../../apps/worker/src/main';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+const SHARED = process.env.BENCH_SHARED ?? path.resolve(ROOT, '../shared');
+const CORPUS = path.join(SHARED, 'corpus', 'dev');
+const ENGINE = process.env.BENCH_ENGINE ?? 'elasticsearch';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CONCURRENCY = Number(process.env.INDEXING_CONCURRENCY ?? 4);
+const KEYS = { accessKeyId: 'bench-key', secretAccessKey: 'bench-secret' };
+
+type Stoppable = { stop(): Promise<void> };
+const log = (s: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
+const infra = <T>(name: string): T => require(path.join(ROOT, 'test/infra', `${name}.js`)) as T;
+
+interface Measure {
+  path: 'temporal' | 'direct';
+  round: number;
+  seconds: number;
+  documents: number;
+  pages: number;
+  chunks: number;
+  pagesPerSecond: number;
+  documentsPerSecond: number;
+  /** Direct path only: time inside extraction vs chunk+embed+upsert, summed over documents. */
+  extractSeconds?: number;
+  indexSeconds?: number;
+}
+
+async function main() {
+  const started: Stoppable[] = [];
+  try {
+    log('starting Postgres, Temporal and the S3 server (test/infra)');
+    const [pg, temporal, s3srv] = await Promise.all([
+      infra<{ startPostgres(): Promise<Stoppable & { url: string }> }>('postgres').startPostgres(),
+      infra<{ startTemporal(): Promise<Stoppable & { address: string }> }>('temporal').startTemporal(),
+      infra<{ startS3(): Promise<Stoppable & { url: string }> }>('s3').startS3(),
+    ]);
+    started.push(pg, temporal, s3srv);
+    let esUrl: string | undefined;
+    if (ENGINE === 'elasticsearch') {
+      log('starting Elasticsearch (test/infra)');
+      const es = await infra<{ startElasticsearch(): Promise<Stoppable & { url: string }> }>(
+        'elasticsearch',
+      ).startElasticsearch();
+      started.push(es);
+      esUrl = es.url;
+    }
+
+    const admin = new PgClient({ connectionString: pg.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE bench_indexing');
+    await admin.end();
+    const dbUrl = new URL(pg.url);
+    dbUrl.pathname = '/bench_indexing';
+
+    const s3 = new S3Client({
+      endpoint: s3srv.url,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { ...KEYS },
+    });
+    const bucket = 'bench-corpus';
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    const files = fs.readdirSync(CORPUS).filter((f) => f.endsWith('.pdf'));
+    for (const f of files)
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: `dev/${f}`,
+          Body: fs.readFileSync(path.join(CORPUS, f)),
+        }),
+      );
+    s3.destroy();
+    log(`uploaded ${files.length} PDFs`);
+
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-'));
+    const cfg = loadConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      LOG_FILE: path.join(dataDir, 'bench.log'),
+      DATA_DIR: dataDir,
+      APP_SECRET: 'bench-secret-0123456789abcdef0123456789abcdef',
+      DATABASE_URL: dbUrl.toString(),
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_TASK_QUEUE: `bench-${randomUUID().slice(0, 8)}`,
+      ELASTICSEARCH_URL: esUrl,
+      S3_ENDPOINT: s3srv.url,
+      S3_FORCE_PATH_STYLE: 'true',
+      INDEXING_CONCURRENCY: String(CONCURRENCY),
+      METRICS_ENABLED: 'false',
+    });
+    const app = await startWorker(cfg);
+    started.unshift({ stop: () => app.close() });
+    const indexing = app.get(IndexingService, { strict: false });
+    const store = app.get(IndexingStore, { strict: false });
+    const docset = app.get(DocsetPipeline, { strict: false });
+    const document = app.get(DocumentPipeline, { strict: false });
+    const cipher = app.get(SourceCredentialsCipher, { strict: false });
+
+    const db = new PgClient({ connectionString: cfg.databaseUrl });
+    await db.connect();
+    const { rows } = await db.query(`INSERT INTO accounts (name) VALUES ('bench') RETURNING id`);
+    const accountId = Number(rows[0].id);
+    const credentials = { ...KEYS, bucket, prefix: 'dev/' };
+
+    const totals = async (docSetName: string) => {
+      const r = await db.query(
+        `SELECT count(*)::int AS documents, coalesce(sum(page_count), 0)::int AS pages,
+                coalesce(sum(chunk_count), 0)::int AS chunks, count(*) FILTER (WHERE status <> 'COMPLETE')::int AS bad
+           FROM documents WHERE account_id = $1 AND docset_name = $2`,
+        [accountId, docSetName],
+      );
+      const t = r.rows[0];
+      if (t.bad > 0 || t.documents !== files.length)
+        throw new Error(`${docSetName}: not every document COMPLETE`);
+      return { documents: t.documents as number, pages: t.pages as number, chunks: t.chunks as number };
+    };
+    const measure = (
+      p: Measure['path'],
+      round: number,
+      seconds: number,
+      t: { documents: number; pages: number; chunks: number },
+    ): Measure => ({
+      path: p,
+      round,
+      seconds: Number(seconds.toFixed(2)),
+      ...t,
+      pagesPerSecond: Number((t.pages / seconds).toFixed(1)),
+      documentsPerSecond: Number((t.documents / seconds).toFixed(2)),
+    });
+
+    async function viaTemporal(round: number): Promise<Measure> {
+      const docSetName = `temporal-${round}`;
+      const t0 = performance.now();
+      const r = await indexing.startIndex(accountId, {
+        docSetName,
+        sourceType: 'S3',
+        credentials,
+        forceReindex: false,
+        async: false,
+      });
+      const seconds = (performance.now() - t0) / 1000;
+      if (!('status' in r) || r.status !== 'COMPLETED') throw new Error(`temporal run ${JSON.stringify(r)}`);
+      return measure('temporal', round, seconds, await totals(docSetName));
+    }
+
+    async function direct(round: number): Promise<Measure> {
+      const docSetName = `direct-${round}`;
+      const runId = randomUUID();
+      const t0 = performance.now();
+      await store.insertRun({
+        id: runId,
+        accountId,
+        docSetName,
+        workflowId: `direct/${runId}`,
+        sourceType: 'S3',
+        options: {
+          kind: 'sync',
+          fileTypes: ['pdf', 'docx', 'txt', 'md', 'csv', 'html'],
+          forceReindex: false,
+          scope: `s3://${bucket}/dev/`,
+        },
+        credentialsEnc: cipher.encrypt(credentials, runId),
+        accountName: null,
+        summaryModel: null,
+      });
+      let token: string | null = null;
+      do token = (await docset.listPage(runId, token)).nextPageToken;
+      while (token);
+      await docset.plan(runId);
+      await docset.removeGone(runId);
+      const queue = await docset.nextDocuments(runId, null, 1000);
+      let extractMs = 0;
+      let indexMs = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          for (let d = queue.shift(); d; d = queue.shift()) {
+            await document.begin(d.id, runId);
+            const a = performance.now();
+            await document.extract(d.id, runId);
+            const b = performance.now();
+            const r = await document.indexChunks(d.id);
+            indexMs += performance.now() - b;
+            extractMs += b - a;
+            await document.complete(d.id, runId, r?.chunkCount ?? 0);
+          }
+        }),
+      );
+      await docset.finish(runId, 'COMPLETED', null);
+      const seconds = (performance.now() - t0) / 1000;
+      return {
+        ...measure('direct', round, seconds, await totals(docSetName)),
+        extractSeconds: Number((extractMs / 1000).toFixed(2)),
+        indexSeconds: Number((indexMs / 1000).toFixed(2)),
+      };
+    }
+
+    // Warm-up: worker bundle, extraction threads, index creation.
+    log('warm-up run (not measured)');
+    await viaTemporal(0);
+    const results: Measure[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const run of [viaTemporal, direct]) {
+        const m = await run(round);
+        log(
+          `${m.path} round ${round}: ${m.seconds} s, ${m.pagesPerSecond} pages/s, ${m.documentsPerSecond} docs/s`,
+        );
+        results.push(m);
+      }
+    }
+    await db.end();
+
+    const best = (p: Measure['path']) =>
+      results.filter((r) => r.path === p).sort((a, b) => a.seconds - b.seconds)[0];
+    const t = best('temporal');
+    const d = best('direct');
+    const ratio = Number((t.seconds / d.seconds).toFixed(2));
+    const out = {
+      date: new Date().toISOString(),
+      machine: {
+        cpus: os.cpus().length,
+        model: os.cpus()[0]?.model,
+        memoryGb: Math.round(os.totalmem() / 2 ** 30),
+        node: process.version,
+      },
+      engine: ENGINE,
+      concurrency: CONCURRENCY,
+      embedder: 'local hashing',
+      corpus: { documents: t.documents, pages: t.pages, chunks: t.chunks },
+      results,
+      best: { temporal: t, direct: d },
+      orchestrationOverheadRatio: ratio,
+    };
+    fs.writeFileSync(path.join(ROOT, 'bench/indexing/results.json'), `${JSON.stringify(out, null, 2)}\n`);
+    console.log(
+      `\n## Indexing benchmark (${ENGINE}, ${CONCURRENCY} documents at a time, best of ${ROUNDS})\n`,
+    );
+    console.log('| path | seconds | pages/s | documents/s |');
+    console.log('|---|---|---|---|');
+    for (const m of [t, d])
+      console.log(
+        `| ${m.path === 'temporal' ? 'Temporal pipeline' : 'direct, one process'} | ${m.seconds} | ${m.pagesPerSecond} | ${m.documentsPerSecond} |`,
+      );
+    console.log(`\nOrchestration overhead: ${ratio}x (Temporal time / direct time).`);
+    console.log(
+      `Direct path, summed over documents: extraction ${d.extractSeconds} s, chunk+embed+upsert ${d.indexSeconds} s.`,
+    );
+  } finally {
+    for (const s of started) await s.stop().catch(() => undefined);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: Error) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
