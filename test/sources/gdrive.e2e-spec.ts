@@ -273,5 +273,34 @@ describe('Google Drive source', () => {
         await db.end();
       }
     });
+
+    it('re-syncs through the changes feed from the stored start page token', async () => {
+      const before = google.calls.length;
+      google.updateFile(budget, 'team,amount\nops,1500\n');
+      google.trashFile(deck);
+      google.addGoogleFile(hr, 'Holiday calendar', 'spreadsheet', 'date,holiday\n2025-12-25,Christmas\n');
+      await indexAndWait(app, token, body('drive'));
+      const during = google.calls.slice(before).map((c) => c.path);
+      expect(during.some((p) => p.startsWith('/drive/v3/changes?'))).toBe(true);
+      // Only the API probe walked the folders; the run itself read the feed.
+      const docs = await documents(app, accountId, 'drive');
+      const names = docs.map((d) => d.file_name);
+      expect(names).toContain('Holiday calendar.csv');
+      expect(names).not.toContain('Kick-off.txt');
+      expect(docs.every((d) => d.status === 'COMPLETE')).toBe(true);
+      const db = await dbOf(app);
+      try {
+        const { rows } = await db.query(
+          `SELECT r.counters, s.cursor FROM index_runs r
+             JOIN source_sync_state s ON s.account_id = r.account_id AND s.docset_name = r.docset_name
+            WHERE r.account_id = $1 AND r.docset_name = 'drive' ORDER BY r.created_at DESC LIMIT 1`,
+          [accountId],
+        );
+        expect(rows[0].counters).toMatchObject({ new: 1, changed: 1, removed: 1 });
+        expect(rows[0].cursor).toMatch(/^\d+$/);
+      } finally {
+        await db.end();
+      }
+    });
   });
 });

@@ -13,3 +13,4 @@ export * from './gdrive/gdrive-credentials';
 export * from './gdrive/gdrive.connector';
 export * from './sync/source-sync';
 export * from './sources.module';
+export * from './source-link';
