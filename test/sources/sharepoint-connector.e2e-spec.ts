@@ -1,6 +1,11 @@
 import { loadConfig } from '@docqa/common';
 import { ListedObject, SharePointConnector, SharePointCredentials, SourceError } from '@docqa/sources';
+import { generateKeyPairSync } from 'node:crypto';
 import { FakeGraph, startFakeGraph } from '../support/fake-graph';
+
+const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
 
 /**
  * The SharePoint connector with the real MSAL and Microsoft Graph clients against a local HTTPS
@@ -74,6 +79,30 @@ describe('SharePoint connector (MSAL + Graph client against a local Graph)', () 
     ).toEqual([]);
     expect(graph.calls.filter((c) => c.path.startsWith('/v1.0/')).every((c) => c.authorized)).toBe(true);
   });
+
+  it.each(['thumbprintSha256', 'thumbprintSha1'] as const)(
+    'signs in with a certificate instead of a secret (%s)',
+    async (which) => {
+      const c = creds({
+        clientSecret: undefined,
+        certificate: {
+          thumbprint: graph.app.certificate[which],
+          privateKey: graph.app.certificate.privateKey,
+        },
+      });
+      await connector.check(c);
+      const wrongKey = await failure(
+        connector.check(
+          creds({
+            clientSecret: undefined,
+            certificate: { thumbprint: graph.app.certificate[which], privateKey: otherKey },
+          }),
+        ),
+      );
+      expect(wrongKey.kind).toBe('ACCESS_DENIED');
+      expect(wrongKey.message).not.toContain('PRIVATE KEY');
+    },
+  );
 
   it('lists the folder recursively with @odata.nextLink paging, with source metadata', async () => {
     const { objects, pages } = await listAll(creds());

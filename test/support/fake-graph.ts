@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createPublicKey, randomBytes, randomUUID, verify, X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -41,6 +41,8 @@ export interface FakeGraphApp {
   tenantId: string;
   clientId: string;
   clientSecret: string;
+  /** Certificate credential of the same app: PEM private key and SHA-1/SHA-256 thumbprints. */
+  certificate: { privateKey: string; thumbprintSha1: string; thumbprintSha256: string };
 }
 
 export interface FakeGraph {
@@ -117,10 +119,44 @@ export async function startFakeGraph(o: { pageSize?: number } = {}): Promise<Fak
   const caFile = path.join(dir, 'ca.pem');
   fs.writeFileSync(caFile, cert);
 
+  const appCert = await selfSignedPair();
+  const x509 = new X509Certificate(appCert.cert);
   const app: FakeGraphApp = {
     tenantId: randomUUID(),
     clientId: randomUUID(),
     clientSecret: `secret-${randomBytes(12).toString('hex')}`,
+    certificate: {
+      privateKey: appCert.key,
+      thumbprintSha1: x509.fingerprint.replace(/:/g, '').toLowerCase(),
+      thumbprintSha256: x509.fingerprint256.replace(/:/g, '').toLowerCase(),
+    },
+  };
+  const appPublicKey = createPublicKey(appCert.cert);
+  /** A client assertion (RFC 7523) signed with the app certificate's key, for this tenant's token URL. */
+  const validAssertion = (jwt: string, tenant: string): boolean => {
+    const parts = jwt.split('.');
+    if (parts.length !== 3) return false;
+    const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as Record<string, string>;
+    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as Record<string, unknown>;
+    const data = Buffer.from(`${parts[0]}.${parts[1]}`);
+    const sig = Buffer.from(parts[2], 'base64url');
+    const ok =
+      header.alg === 'PS256'
+        ? verify(
+            'sha256',
+            data,
+            { key: appPublicKey, padding: 6 /* RSA_PKCS1_PSS_PADDING */, saltLength: 32 },
+            sig,
+          )
+        : header.alg === 'RS256' && verify('sha256', data, appPublicKey, sig);
+    const aud = String(claims.aud ?? '');
+    return (
+      ok &&
+      claims.iss === app.clientId &&
+      claims.sub === app.clientId &&
+      aud.includes(`/${tenant}/oauth2/v2.0/token`) &&
+      Number(claims.exp) > Date.now() / 1000
+    );
   };
   const siteId = `contoso.sharepoint.com,${randomUUID()},${randomUUID()}`;
   const driveId = `b!${randomBytes(24).toString('base64url')}`;
@@ -261,7 +297,12 @@ export async function startFakeGraph(o: { pageSize?: number } = {}): Promise<Fak
         error: 'unauthorized_client',
         error_description: `AADSTS700016: Application not found in the directory.`,
       });
-    if (form.get('client_secret') !== app.clientSecret)
+    const assertion = form.get('client_assertion');
+    const byCertificate =
+      assertion !== null &&
+      form.get('client_assertion_type') === 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' &&
+      validAssertion(assertion, tenant);
+    if (!byCertificate && form.get('client_secret') !== app.clientSecret)
       return send(res, 401, {
         error: 'invalid_client',
         error_description: 'AADSTS7000215: Invalid client secret provided.',
