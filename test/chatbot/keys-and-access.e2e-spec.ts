@@ -339,6 +339,59 @@ describe('Chatbot: settings, cb_ keys, plans, key auth, origin lock and CORS', (
     });
   });
 
+  describe('OpenAPI and the widget files', () => {
+    it('documents the chatbot endpoints, the extensions and the widget', async () => {
+      const doc = await app.client.get('/api/docs-json');
+      expect(doc.status).toBe(200);
+      const paths = doc.body.paths;
+      expect(Object.keys(paths['/api/v1/chatbot/ask_question'])).toEqual(['post']);
+      const askOp = paths['/api/v1/chatbot/ask_question'].post;
+      expect(Object.keys(askOp.responses).sort()).toEqual(['200', '400', '401', '403', '429', '503']);
+      expect(Object.keys(askOp.responses['200'].content).sort()).toEqual([
+        'application/json',
+        'text/event-stream',
+      ]);
+      expect(Object.keys(paths['/api/v1/support_emails'].post.responses).sort()).toEqual([
+        '200',
+        '400',
+        '401',
+        '403',
+        '429',
+        '503',
+      ]);
+      expect(Object.keys(paths['/api/v1/chatbot/settings']).sort()).toEqual(['get', 'patch']);
+      expect(Object.keys(paths['/api/v1/chatbot/keys']).sort()).toEqual(['get', 'post']);
+      expect(Object.keys(paths['/api/v1/chatbot/keys/{id}']).sort()).toEqual(['delete', 'patch']);
+      expect(paths['/api/v1/chatbot/files/{token}'].get).toBeDefined();
+      expect(paths['/widget.js'].get).toBeDefined();
+      expect(paths['/widget/demo'].get).toBeDefined();
+      for (const name of ['ChatbotAnswerDto', 'ChatbotCitationDto', 'ChatbotDoneEventDto', 'SupportEmailDto'])
+        expect(doc.body.components.schemas[name]).toBeDefined();
+    });
+
+    it('serves /widget.js as cacheable JavaScript and the demo page with the key escaped', async () => {
+      const js = await app.client.get('/widget.js');
+      expect(js.status).toBe(200);
+      expect(js.headers['content-type']).toBe('application/javascript; charset=utf-8');
+      expect(js.headers['cross-origin-resource-policy']).toBe('cross-origin');
+      expect(js.text).toContain('docqaWidget(window, document, document.currentScript)');
+      expect(js.headers['access-control-allow-origin']).toBeUndefined();
+
+      const demo = await app.client.get('/widget/demo?key=cb_demo-KEY_123');
+      expect(demo.status).toBe(200);
+      expect(demo.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(demo.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(demo.text).toContain('<script src="/widget.js" data-key="cb_demo-KEY_123"');
+      // Anything that is not a key shape is not put in the page at all.
+      const evil = await app.client.get(
+        `/widget/demo?key=${encodeURIComponent('cb_x"><script>alert(1)</script>')}`,
+      );
+      expect(evil.status).toBe(200);
+      expect(evil.text).not.toContain('alert(1)');
+      expect(evil.text).toContain('No key given');
+    });
+  });
+
   describe('account deletion', () => {
     it("removes the account's keys and their rate-limit counters", async () => {
       const a = await chatbotAccount(app);
