@@ -10,6 +10,7 @@ import {
   AppConfig,
   createValidationPipe,
   docqaMetrics,
+  DomainError,
   MetricsService,
   renderError,
   surfaceOf,
@@ -17,6 +18,7 @@ import {
 } from '@docqa/common';
 import { AppModule } from '../app.module';
 import { httpMetricsMiddleware } from '../metrics/http-metrics';
+import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
 import { createPlainHttpServer } from './plain-http';
 import { loadTls, TlsMaterial } from './tls';
 
@@ -43,13 +45,20 @@ function listen(server: http.Server | https.Server, port: number, host: string):
   });
 }
 
-/** Body parsing with errors rendered in the surface's error body (400 malformed, 413 too large). */
+/** Body parsing with errors rendered in the surface's error body (400 malformed or too deep, 413 too large). */
 function installBodyParsers(app: express.Express, limit: number): void {
   const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
   app.use((req, res, next) => {
     json(req, res, (err?: unknown) => {
-      if (!err) return next();
-      const { error } = toDomainError(err);
+      if (!err && jsonDepth(req.body) <= MAX_JSON_DEPTH) return next();
+      const { error } = err
+        ? toDomainError(err)
+        : {
+            error: DomainError.validation(
+              'body',
+              `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`,
+            ),
+          };
       res.status(error.status).json(renderError(error, surfaceOf(req.originalUrl)));
     });
   });
