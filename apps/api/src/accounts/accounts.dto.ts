@@ -171,7 +171,7 @@ export class TokenDto {
   })
   docset_names: string[] | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
-  @ApiProperty({ format: 'date-time', nullable: true }) last_used_at: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_used_at: string | null;
 }
 
 export class CreateTokenDto {
