@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { drive, drive_v3 } from '@googleapis/drive';
 import { APP_CONFIG, AppConfig } from '@docqa/common';
 import type { SourceType } from '@docqa/db';
+import { decodeListCursor, encodeListCursor } from '../http/list-cursor';
 import { createSourceFetch, SourceFetch } from '../http/source-fetch';
 import { ChangesPage, IncrementalSourceConnector, ListedObject } from '../incremental-source';
 import { DownloadedFile, SourceError, SourcePage } from '../source.port';
@@ -152,9 +153,7 @@ export class GoogleDriveConnector implements IncrementalSourceConnector<GoogleDr
   async listPage(c: GoogleDriveCredentials, pageToken: string | null, pageSize: number): Promise<SourcePage> {
     if (pageToken === null) await this.check(c);
     const cur: ListCursor =
-      pageToken === null
-        ? { q: [], c: [rootOf(c), ''] }
-        : (JSON.parse(Buffer.from(pageToken, 'base64url').toString('utf8')) as ListCursor);
+      pageToken === null ? { q: [], c: [rootOf(c), ''] } : decodeListCursor<ListCursor>(pageToken);
     if (!cur.c) {
       const next = cur.q.shift();
       if (!next) return { objects: [], nextPageToken: null };
@@ -192,7 +191,7 @@ export class GoogleDriveConnector implements IncrementalSourceConnector<GoogleDr
       cur.n = undefined;
     }
     const done = !cur.c && cur.q.length === 0;
-    return { objects, nextPageToken: done ? null : Buffer.from(JSON.stringify(cur)).toString('base64url') };
+    return { objects, nextPageToken: done ? null : encodeListCursor(cur) };
   }
 
   async download(c: GoogleDriveCredentials, sourceId: string, maxBytes: number): Promise<DownloadedFile> {

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Client, ResponseType } from '@microsoft/microsoft-graph-client';
 import { APP_CONFIG, AppConfig } from '@docqa/common';
 import type { SourceType } from '@docqa/db';
+import { decodeListCursor, encodeListCursor } from '../http/list-cursor';
 import { createSourceFetch, SourceFetch } from '../http/source-fetch';
 import { ChangesPage, IncrementalSourceConnector, ListedObject } from '../incremental-source';
 import { DownloadedFile, SourceError, SourcePage } from '../source.port';
@@ -133,7 +134,7 @@ export class SharePointConnector implements IncrementalSourceConnector<SharePoin
       const root = await this.folder(c);
       cur = { q: [], c: [root.id, c.folderPath] };
     } else {
-      cur = JSON.parse(Buffer.from(pageToken, 'base64url').toString('utf8')) as ListCursor;
+      cur = decodeListCursor<ListCursor>(pageToken);
     }
     if (!cur.c) {
       const next = cur.q.shift();
@@ -163,7 +164,7 @@ export class SharePointConnector implements IncrementalSourceConnector<SharePoin
     const done = !cur.c && cur.q.length === 0;
     return {
       objects,
-      nextPageToken: done ? null : Buffer.from(JSON.stringify(cur), 'utf8').toString('base64url'),
+      nextPageToken: done ? null : encodeListCursor(cur),
     };
   }
 
