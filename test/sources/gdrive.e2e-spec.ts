@@ -123,6 +123,15 @@ describe('Google Drive source', () => {
       expect(objects.find((o) => o.metadata.itemId === notes)!.etag).toMatch(/^[0-9a-f]{32}$/);
     });
 
+    it('lists a whole shared drive when only driveId is given', async () => {
+      const c = creds({ folderId: undefined, driveId: google.sharedDriveId });
+      await connector.check(c);
+      const { objects } = await listAll(c);
+      expect(objects.map((o) => o.path)).toEqual(['Elsewhere/other.txt']);
+      expect(objects[0].sourceId.startsWith(`gdrive://${google.sharedDriveId}/`)).toBe(true);
+      expect(objects[0].metadata.driveId).toBe(google.sharedDriveId);
+    });
+
     it('exports Docs to text, Sheets to CSV and Slides to text, and downloads other files', async () => {
       const c = creds();
       const text = await connector.download(c, `gdrive://${google.rootFolderId}/${handbook}`, 10_000);
