@@ -56,7 +56,7 @@ describe('Chatbot: ask_question over indexed documents', () => {
   const headers = { origin: SITE };
 
   it('answers with citations whose source is a signed link to the cited PDF page', async () => {
-    const res = await ask(app, key, { question: 'How many days until refunds are paid?' }, headers);
+    const res = await ask(app, key, { question: 'When are refunds paid?' }, headers);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['answer', 'citations', 'support_email']);
     expect(res.body.answer).toContain('Refunds are paid within 14 days');
@@ -75,7 +75,7 @@ describe('Chatbot: ask_question over indexed documents', () => {
   });
 
   it('serves the cited file through the link with no other credential, until the link expires', async () => {
-    const res = await ask(app, key, { question: 'How many days until refunds are paid?' }, headers);
+    const res = await ask(app, key, { question: 'When are refunds paid?' }, headers);
     const source = new URL(res.body.citations[0].source);
     const file = await app.client.get(source.pathname);
     expect(file.status).toBe(200);
@@ -141,7 +141,7 @@ describe('Chatbot: ask_question over indexed documents', () => {
     const r = await postSse(
       app,
       ASK,
-      { question: 'How many days until refunds are paid?', stream: true },
+      { question: 'When are refunds paid?', stream: true },
       { token: key, headers },
     );
     expect(r.status).toBe(200);
@@ -206,7 +206,7 @@ describe('Chatbot: ask_question over indexed documents', () => {
   it('answers nothing from another account', async () => {
     const other = await chatbotAccount(app, { plan: 'pro' });
     const { key: otherKey } = await createKey(app, other.token);
-    const res = await ask(app, otherKey, { question: 'How many days until refunds are paid?' });
+    const res = await ask(app, otherKey, { question: 'When are refunds paid?' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ answer: NO_ANSWER_TEXT, citations: [], support_email: '' });
   });
