@@ -114,7 +114,8 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 
   constructor(private readonly o: ElasticsearchSearchIndexOptions) {
     assertIndexPrefix(o.prefix);
-    this.client = new Client({ node: o.url, requestTimeout: 30000, maxRetries: 2 });
+    // Bulk requests of a few MB can take tens of seconds on a busy node; health has its own 3 s bound.
+    this.client = new Client({ node: o.url, requestTimeout: 90000, maxRetries: 2 });
     this.alias = o.prefix;
     this.indexName = versionedIndexName(o.prefix, o.space, o.layoutVersion ?? INDEX_LAYOUT_VERSION);
   }
@@ -244,7 +245,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
             id: chunkId(d.document.documentId, d.document.chunkIndex),
             reason: dropReason(d.error),
           }),
-        flushBytes: this.o.flushBytes ?? 5_000_000,
+        flushBytes: this.o.flushBytes ?? 2_000_000,
         concurrency: this.o.bulkConcurrency ?? 2,
         retries: 3,
         wait: 1000,
