@@ -195,7 +195,6 @@ async function main() {
       await Promise.all(
         Array.from({ length: CONCURRENCY }, async () => {
           for (let d = queue.shift(); d; d = queue.shift()) {
-            await document.begin(d.id, runId);
             const a = performance.now();
             await document.extract(d.id, runId);
             const b = performance.now();

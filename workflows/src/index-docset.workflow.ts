@@ -125,20 +125,53 @@ export async function indexDocsetWorkflow(input: IndexDocsetInput): Promise<Docs
       phase = 'indexing';
     }
 
-    // Sliding window of children, in document id order.
+    // Sliding window of children, in document id order. Free slots are filled together, so the
+    // starts of several children go out in one workflow task.
     let afterId = carry.afterId;
     let fetchAfter = afterId;
     let queue: Array<{ id: string; fileName: string }> = [];
     let exhausted = false;
     let startedHere = 0;
+    const launch = (doc: { id: string; fileName: string }) => {
+      afterId = doc.id;
+      startedHere++;
+      counters.started++;
+      inFlight++;
+      void startChild(indexDocumentWorkflow, {
+        workflowId: documentWorkflowId(doc.id),
+        args: [{ documentId: doc.id, runId: input.runId }],
+        parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+        cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+        typedSearchAttributes: workflowInfo().typedSearchAttributes,
+        staticSummary: `Index ${doc.fileName.slice(0, 200)}`,
+        staticDetails: `Document ${doc.id} of run ${input.runId} (docset "${input.docSetName}")`,
+      })
+        .then((child) => child.result())
+        .then(
+          (r) => {
+            if (r.status === 'COMPLETE') counters.completed++;
+            else if (r.status === 'ERROR') counters.failed++;
+            else counters.skipped++;
+          },
+          (err: unknown) => {
+            // Already running elsewhere (a retry of this document): that run owns it.
+            if (err instanceof WorkflowExecutionAlreadyStartedError) counters.skipped++;
+            else if (isCancellation(err)) counters.cancelled++;
+            else counters.failed++;
+          },
+        )
+        .finally(() => {
+          inFlight--;
+        });
+    };
     for (;;) {
       if (!queue.length && !exhausted) {
         queue = await nextDocuments({ runId: input.runId, afterId: fetchAfter, limit: FETCH_BATCH });
         exhausted = queue.length < FETCH_BATCH;
         if (queue.length) fetchAfter = queue[queue.length - 1].id;
       }
-      const doc = queue.shift();
-      if (!doc) break;
+      if (!queue.length) break;
       await condition(() => inFlight < input.windowSize);
       if (startedHere >= input.childrenPerRun || workflowInfo().continueAsNewSuggested) {
         // Children must finish before this run closes (parent-close policy applies on continue-as-new).
@@ -146,43 +179,9 @@ export async function indexDocsetWorkflow(input: IndexDocsetInput): Promise<Docs
         await condition(allHandlersFinished);
         return await next({ phase: 'indexing', afterId, pageToken: null });
       }
-      afterId = doc.id;
-      startedHere++;
-      counters.started++;
-      let child;
-      try {
-        child = await startChild(indexDocumentWorkflow, {
-          workflowId: documentWorkflowId(doc.id),
-          args: [{ documentId: doc.id, runId: input.runId }],
-          parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-          cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
-          workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-          typedSearchAttributes: workflowInfo().typedSearchAttributes,
-          staticSummary: `Index ${doc.fileName.slice(0, 200)}`,
-          staticDetails: `Document ${doc.id} of run ${input.runId} (docset "${input.docSetName}")`,
-        });
-      } catch (err) {
-        // A run of this document from elsewhere is still open: leave it to that run.
-        if (err instanceof WorkflowExecutionAlreadyStartedError) {
-          counters.skipped++;
-          continue;
-        }
-        throw err;
+      while (queue.length && inFlight < input.windowSize && startedHere < input.childrenPerRun) {
+        launch(queue.shift() as { id: string; fileName: string });
       }
-      inFlight++;
-      child.result().then(
-        (r) => {
-          inFlight--;
-          if (r.status === 'COMPLETE') counters.completed++;
-          else if (r.status === 'ERROR') counters.failed++;
-          else counters.skipped++;
-        },
-        (err: unknown) => {
-          inFlight--;
-          if (isCancellation(err)) counters.cancelled++;
-          else counters.failed++;
-        },
-      );
     }
     await condition(() => inFlight === 0);
 

@@ -16,21 +16,13 @@ import {
   RUN_FAILURES,
 } from './indexing.contract';
 
-const { beginDocumentIndexing } = proxyActivities<DocumentIndexingActivities>({
+const { finaliseDocument } = proxyActivities<DocumentIndexingActivities>({
   ...BOOKKEEPING_ACTIVITY,
-  summary: 'Mark the document INDEXING',
-});
-const { completeDocumentIndexing } = proxyActivities<DocumentIndexingActivities>({
-  ...BOOKKEEPING_ACTIVITY,
-  summary: 'Mark the document COMPLETE',
-});
-const { failDocumentIndexing } = proxyActivities<DocumentIndexingActivities>({
-  ...BOOKKEEPING_ACTIVITY,
-  summary: 'Record the outcome (ERROR or CANCELLED) and drop partial chunks',
+  summary: 'Record the final status (COMPLETE, ERROR or CANCELLED)',
 });
 const { extractDocument } = proxyActivities<DocumentIndexingActivities>({
   ...EXTRACT_ACTIVITY,
-  summary: 'Download the file and extract its pages into Postgres',
+  summary: 'Mark INDEXING, download the file, extract its pages into Postgres',
 });
 const { indexDocumentChunks } = proxyActivities<DocumentIndexingActivities>({
   ...INDEX_CHUNKS_ACTIVITY,
@@ -55,34 +47,34 @@ export function reasonOf(err: ActivityFailure): string {
 }
 
 /**
- * Indexes one document (workflow id `document-index/{documentId}`): begin, extract, index chunks,
- * complete. A permanent or exhausted failure ends the document ERROR with a readable reason and
- * the workflow completes (the outcome is the document's status); cancellation leaves it CANCELLED,
- * re-runnable by the next run, and is rethrown.
+ * Indexes one document (workflow id `document-index/{documentId}`): extract (marks it INDEXING,
+ * downloads, pages into Postgres), index chunks, finalise COMPLETE. A permanent or exhausted
+ * failure ends the document ERROR with a readable reason and the workflow completes (the outcome
+ * is the document's status); cancellation leaves it CANCELLED, re-runnable by the next run, and is
+ * rethrown.
  */
 export async function indexDocumentWorkflow(input: IndexDocumentInput): Promise<IndexDocumentResult> {
   try {
-    const doc = await beginDocumentIndexing(input);
-    if (!doc) return { status: 'SKIPPED' };
     const extracted = await extractDocument(input);
+    if (extracted.gone) return { status: 'SKIPPED' };
     let chunkCount = extracted.chunkCount;
     if (!extracted.unchanged || chunkCount === null) {
       const indexed = await indexDocumentChunks(input);
       if (!indexed) return { status: 'SKIPPED' };
       chunkCount = indexed.chunkCount;
     }
-    await completeDocumentIndexing({ ...input, chunkCount });
+    await finaliseDocument({ ...input, status: 'COMPLETE', chunkCount });
     return { status: 'COMPLETE', pageCount: extracted.pageCount, chunkCount };
   } catch (err) {
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(() =>
-        failDocumentIndexing({ ...input, status: 'CANCELLED', reason: null }),
+        finaliseDocument({ ...input, status: 'CANCELLED', reason: null }),
       );
       throw err;
     }
     if (err instanceof ActivityFailure) {
       const reason = reasonOf(err);
-      await failDocumentIndexing({ ...input, status: 'ERROR', reason });
+      await finaliseDocument({ ...input, status: 'ERROR', reason });
       return { status: 'ERROR', error: reason };
     }
     throw err;

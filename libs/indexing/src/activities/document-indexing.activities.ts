@@ -16,21 +16,25 @@ export interface DocumentRef {
 export class DocumentIndexingActivities {
   constructor(private readonly pipeline: DocumentPipeline) {}
 
-  async beginDocumentIndexing(input: DocumentRef): Promise<{ fileName: string; fileType: string } | null> {
-    return asActivity(() => this.pipeline.begin(input.documentId, input.runId));
-  }
-
-  /** Download + extraction into document_pages (heartbeats while the file is parsed). */
+  /**
+   * Marks the document INDEXING, downloads it and extracts its pages into document_pages
+   * (heartbeats while the file is parsed). `gone` when the document was removed meanwhile.
+   */
   async extractDocument(
     input: DocumentRef,
-  ): Promise<{ pageCount: number; unchanged: boolean; chunkCount: number | null }> {
+  ): Promise<{ gone: boolean; pageCount: number; unchanged: boolean; chunkCount: number | null }> {
     return asActivity(async () => {
       const ctx = Context.current();
       const r = await whileHeartbeating(
         () => ctx.heartbeat(),
         this.pipeline.extract(input.documentId, input.runId),
       );
-      return { pageCount: r.pageCount, unchanged: r.unchanged, chunkCount: r.chunkCount ?? null };
+      return {
+        gone: r.gone,
+        pageCount: r.pageCount,
+        unchanged: r.unchanged,
+        chunkCount: r.chunkCount ?? null,
+      };
     });
   }
 
@@ -51,13 +55,18 @@ export class DocumentIndexingActivities {
     });
   }
 
-  async completeDocumentIndexing(input: DocumentRef & { chunkCount: number }): Promise<void> {
-    return asActivity(() => this.pipeline.complete(input.documentId, input.runId, input.chunkCount));
-  }
-
-  async failDocumentIndexing(
-    input: DocumentRef & { status: 'ERROR' | 'CANCELLED'; reason: string | null },
+  /**
+   * Final status of the document: COMPLETE with its chunk count, or ERROR (with the readable reason)
+   * or CANCELLED, which drop its pages and partial chunks.
+   */
+  async finaliseDocument(
+    input: DocumentRef &
+      ({ status: 'COMPLETE'; chunkCount: number } | { status: 'ERROR' | 'CANCELLED'; reason: string | null }),
   ): Promise<void> {
-    return asActivity(() => this.pipeline.fail(input.documentId, input.runId, input.status, input.reason));
+    return asActivity(() =>
+      input.status === 'COMPLETE'
+        ? this.pipeline.complete(input.documentId, input.runId, input.chunkCount)
+        : this.pipeline.fail(input.documentId, input.runId, input.status, input.reason),
+    );
   }
 }

@@ -342,7 +342,8 @@ export class IndexingStore {
         );
       }
       await m.query(
-        `UPDATE documents SET page_count = $2, content_hash = $3, summary = $4, size_bytes = $5, updated_at = now() WHERE id = $1`,
+        `UPDATE documents SET page_count = $2, content_hash = $3, summary = $4, size_bytes = $5, indexed_at = NULL,
+                updated_at = now() WHERE id = $1`,
         [documentId, pages.length, meta.contentHash, meta.summary, String(meta.sizeBytes)],
       );
     });
@@ -354,6 +355,17 @@ export class IndexingStore {
       [documentId],
     );
     return Number(n);
+  }
+
+  /**
+   * Records the chunk count before the first chunk is written: from then on a non-null chunk_count
+   * means "the index may hold chunks of this document" (cleared when they are deleted).
+   */
+  async setChunkCount(documentId: string, chunkCount: number): Promise<void> {
+    await this.ds.query(`UPDATE documents SET chunk_count = $2, updated_at = now() WHERE id = $1`, [
+      documentId,
+      chunkCount,
+    ]);
   }
 
   async loadPages(documentId: string): Promise<Array<{ pageNumber: number; text: string }>> {

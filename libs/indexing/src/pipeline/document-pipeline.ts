@@ -16,6 +16,8 @@ export const EMBED_BATCH = 96;
 export const UPSERT_BATCH = 384;
 
 export interface ExtractResult {
+  /** The document was removed, or a newer run owns it: nothing was done. */
+  gone: boolean;
   pageCount: number;
   /** Same bytes as the indexed version (content hash): chunks are kept, nothing to re-embed. */
   unchanged: boolean;
@@ -48,40 +50,40 @@ export class DocumentPipeline {
     @Inject(APP_CONFIG) private readonly cfg: AppConfig,
   ) {}
 
-  /** PENDING -> INDEXING; null when the document was removed or belongs to a newer run. */
-  async begin(documentId: string, runId: string): Promise<{ fileName: string; fileType: string } | null> {
-    const doc = await this.store.beginDocument(documentId, runId);
-    return doc ? { fileName: doc.fileName, fileType: doc.fileType } : null;
-  }
-
-  /** Downloads the file, extracts its pages into Postgres and stores the summary. */
+  /**
+   * Marks the document INDEXING (PENDING -> INDEXING for this run), downloads the file, extracts
+   * its pages into Postgres and stores the summary.
+   */
   async extract(documentId: string, runId: string): Promise<ExtractResult> {
-    const doc = await this.store.getDocument(documentId);
+    const doc = await this.store.beginDocument(documentId, runId);
+    if (!doc) return { gone: true, pageCount: 0, unchanged: false };
     const run = await this.store.getRun(runId);
-    if (!doc || !run) throw new RunGoneError('The document or its run no longer exists');
+    if (!run) throw new RunGoneError('The run of this document no longer exists');
     const { connector, credentials } = this.credentials.resolve(run);
     const { data } = await connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes);
     const contentHash = createHash('sha256').update(data).digest('hex');
     if (
       !run.options.forceReindex &&
       doc.contentHash === contentHash &&
+      doc.indexedAt !== null &&
       doc.chunkCount !== null &&
       doc.pageCount !== null &&
       (await this.store.pageCountStored(documentId)) === doc.pageCount
     ) {
-      return { pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount };
+      return { gone: false, pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount };
     }
     const pages = await this.extractor.extract(doc.fileType, data);
     const summary = this.summarizer.summarize(pages, run.summaryModel ?? LOCAL_SUMMARY_MODEL);
     await this.store.savePages(documentId, pages, { contentHash, summary, sizeBytes: data.length });
-    return { pageCount: pages.length, unchanged: false };
+    return { gone: false, pageCount: pages.length, unchanged: false };
   }
 
   /**
    * Chunks the stored pages, embeds them in batches and upserts them with deterministic ids
    * (`{documentId}:{chunkIndex}`), so a retried or resumed attempt overwrites instead of adding.
-   * A fresh attempt first deletes the document's previous chunks (a shorter new version must not
-   * leave stale ones). Returns null when the document was deleted meanwhile (its chunks are removed).
+   * A fresh attempt first deletes the chunks an earlier version or attempt may have left (a shorter
+   * new version must not leave stale ones). Returns null when the document was deleted meanwhile
+   * (its chunks are removed).
    */
   async indexChunks(documentId: string, o: IndexChunksOptions = {}): Promise<{ chunkCount: number } | null> {
     const doc = await this.store.getDocument(documentId);
@@ -89,7 +91,10 @@ export class DocumentPipeline {
     const accountId = String(doc.accountId);
     const chunks = chunkPages(await this.store.loadPages(documentId));
     let next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
-    if (next === 0) await this.search.deleteByDocument(accountId, documentId);
+    // chunk_count is set before the first write and cleared when chunks are deleted, so null means
+    // the index holds nothing of this document and the (costly) delete can be skipped.
+    if (next === 0 && doc.chunkCount !== null) await this.search.deleteByDocument(accountId, documentId);
+    if (doc.chunkCount !== chunks.length) await this.store.setChunkCount(documentId, chunks.length);
     while (next < chunks.length) {
       o.signal?.throwIfAborted();
       const batch = chunks.slice(next, next + UPSERT_BATCH);
