@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { DomainError } from '@docqa/common';
+import { DomainError, ErrorCode } from '@docqa/common';
 import { SourceError } from '@docqa/sources';
 import { DocumentRejectedError } from '../extraction/document-rejected.error';
 import { RunGoneError, SourceEmptyError } from '../pipeline/pipeline-errors';
@@ -22,6 +22,14 @@ export function toFailure(err: unknown): unknown {
     return ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: true });
   if (err instanceof SourceError)
     return ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: !err.retryable });
+  if (err instanceof DomainError && err.code === ErrorCode.DEPENDENCY_UNAVAILABLE)
+    // An engine (search, database, model) down for a while: retried with the activity's backoff, so
+    // a restart mid-run does not fail documents (test/faults).
+    return ApplicationFailure.create({
+      type: 'DependencyUnavailable',
+      message: err.message,
+      nonRetryable: false,
+    });
   if (err instanceof DomainError)
     // Stored credentials that no longer validate (for example S3_BUCKET was unset meanwhile).
     return ApplicationFailure.create({
