@@ -26,10 +26,15 @@ async function waitForHttp(url, timeoutMs = 180000) {
   }
 }
 
-async function startElasticsearch() {
+/**
+ * Options (fault tests restart a private node): `port` reuses a given port, `dir` reuses the
+ * directory of an earlier start (its indices are kept). Defaults: a free port, a fresh directory.
+ * `stop({ keepData: true })` stops the node but keeps `dir`.
+ */
+async function startElasticsearch(opts = {}) {
   ensureInstalled();
-  const port = await freePort();
-  const dir = mkTemp('docqa-es-');
+  const port = opts.port || (await freePort());
+  const dir = opts.dir || mkTemp('docqa-es-');
   const logFd = fs.openSync(path.join(dir, 'es.log'), 'a');
   const child = spawn('bash', [path.join(DIR, 'start.sh'), String(port), path.join(dir, 'data')], {
     stdio: ['ignore', logFd, logFd],
@@ -52,9 +57,9 @@ async function startElasticsearch() {
     port,
     pid: child.pid,
     dir,
-    async stop() {
+    async stop({ keepData = false } = {}) {
       await stopChild(child, 20000);
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (!keepData) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

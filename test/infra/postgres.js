@@ -31,24 +31,30 @@ function asPostgres(cmd, args, opts = {}) {
   return isRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args], opts] : [cmd, args, opts];
 }
 
-async function startPostgres() {
+/**
+ * Options (fault tests restart a private server): `port` reuses a given port, `dir` reuses a
+ * directory of an earlier start (its cluster is kept, initdb skipped). Defaults: a free port and a
+ * fresh throwaway directory. `stop({ keepData: true })` stops the server but keeps `dir`.
+ */
+async function startPostgres(opts = {}) {
   ensureInstalled();
   const bin = pgBinDir();
-  const dir = mkTemp('docqa-pg-');
+  const dir = opts.dir || mkTemp('docqa-pg-');
   fs.chmodSync(dir, 0o777);
   const dataDir = path.join(dir, 'data');
   const isRoot = process.getuid && process.getuid() === 0;
   if (isRoot) execFileSync('chown', ['postgres:postgres', dir]);
-  execFileSync(
-    ...asPostgres(
-      path.join(bin, 'initdb'),
-      ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
-      {
-        stdio: 'ignore',
-      },
-    ),
-  );
-  const port = await freePort();
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION')))
+    execFileSync(
+      ...asPostgres(
+        path.join(bin, 'initdb'),
+        ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+        {
+          stdio: 'ignore',
+        },
+      ),
+    );
+  const port = opts.port || (await freePort());
   const [cmd, args] = asPostgres(path.join(bin, 'postgres'), [
     '-D',
     dataDir,
@@ -78,9 +84,9 @@ async function startPostgres() {
     port,
     pid: child.pid,
     dir,
-    async stop() {
+    async stop({ keepData = false } = {}) {
       await stopChild(child);
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (!keepData) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

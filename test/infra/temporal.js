@@ -26,10 +26,16 @@ function ensureInstalled() {
   return BIN;
 }
 
-async function startTemporal() {
+/**
+ * Options (fault tests restart a private server): `port` reuses a given port, `dir` reuses the
+ * directory of an earlier start, `persist: true` keeps the server's state in `<dir>/temporal.db`
+ * (--db-filename) so a restart on the same dir finds its workflows again. Defaults: a free port, a
+ * fresh directory, in-memory state. `stop({ keepData: true })` stops the server but keeps `dir`.
+ */
+async function startTemporal(opts = {}) {
   const bin = ensureInstalled();
-  const port = await freePort();
-  const dir = mkTemp('docqa-temporal-');
+  const port = opts.port || (await freePort());
+  const dir = opts.dir || mkTemp('docqa-temporal-');
   const args = [
     'server',
     'start-dev',
@@ -41,6 +47,7 @@ async function startTemporal() {
     '--log-level',
     'warn',
   ];
+  if (opts.persist) args.push('--db-filename', path.join(dir, 'temporal.db'));
   for (const [k, t] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${k}=${t}`);
   const logFd = fs.openSync(path.join(dir, 'temporal.log'), 'a');
   const child = spawn(bin, args, { stdio: ['ignore', logFd, logFd], detached: true });
@@ -51,9 +58,9 @@ async function startTemporal() {
     pid: child.pid,
     bin,
     dir,
-    async stop() {
+    async stop({ keepData = false } = {}) {
       await stopChild(child);
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (!keepData) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
