@@ -1,0 +1,246 @@
+/* Load benchmark (issue #10): autocannon against POST /ask (local provider: hashing embedder,
+ * extractive answers) and GET /documents, each at concurrency 32 for 60 s, on a server this script
+ * starts (the real API with its in-process worker; Postgres and Temporal from test/infra, the
+ * embedded search engine; everything on 127.0.0.1) with a seeded docset. Reports requests/s,
+ * latency p50/p95/p99, errors and non-2xx, and the server's RSS before and after.
+ *   npm run bench:load
+ *   BENCH_SECONDS=20 BENCH_CONNECTIONS=32 BENCH_DOCS=40 npm run bench:load
+ * Not part of npm test. Writes bench/load/results.json and prints a Markdown table.
+ * autocannon connects over TLS without verifying the app's self-signed certificate (loopback only). */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client as PgClient } from 'pg';
+import { loadConfig } from '@docqa/common';
+import { createApi } from '../../apps/api/src/bootstrap/create-api';
+import { WorkerModule } from '../../apps/worker/src/worker.module';
+import { TestClient } from '../../test/support/http';
+import { seedDocuments } from '../../test/support/seed';
+import type { TestApp } from '../../test/support/app';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const DOCS = Number(process.env.BENCH_DOCS ?? 40);
+const DOCSET = 'load';
+
+type Stoppable = { stop(): Promise<void> };
+const log = (s: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
+const infra = <T>(name: string): T => require(path.join(ROOT, 'test/infra', `${name}.js`)) as T;
+const rssMb = () => Math.round((process.memoryUsage().rss / 1024 / 1024) * 10) / 10;
+
+const TOPICS = [
+  'retention',
+  'replication',
+  'quotas',
+  'backups',
+  'encryption',
+  'failover',
+  'indexing',
+  'billing',
+];
+function pages(i: number): string[] {
+  return Array.from({ length: 3 }, (_, p) => {
+    const t = TOPICS[(i + p) % TOPICS.length];
+    return (
+      `Handbook ${i}, page ${p + 1}: ${t}. The ${t} policy keeps ${10 + i} copies for ${30 + p} days. ` +
+      `Operators review ${t} settings weekly and record changes in the change log. `.repeat(6)
+    );
+  });
+}
+
+interface Result {
+  endpoint: string;
+  seconds: number;
+  connections: number;
+  requests: number;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p95: number; p99: number; max: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
+// The load generator runs in its own process (autocannon's API), so it neither shares the server's
+// event loop nor counts in its RSS. p95 is computed from every response time (autocannon's summary
+// has p90 and p97.5, not p95).
+const GENERATOR = `
+const autocannon = require(process.argv[1]);
+const o = JSON.parse(process.argv[2]);
+const times = [];
+const inst = autocannon(o, (err, r) => {
+  if (err) { console.error(err); process.exit(1); }
+  times.sort((a, b) => a - b);
+  const pct = (q) => times.length ? times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)] : NaN;
+  process.stdout.write(JSON.stringify({ requests: r.requests.total, rps: r.requests.average,
+    p50: pct(0.5), p95: pct(0.95), p99: pct(0.99), max: times[times.length - 1],
+    errors: r.errors, timeouts: r.timeouts, non2xx: r.non2xx, statusCodes: r.statusCodeStats }));
+});
+inst.on('response', (_c, _status, _bytes, rt) => times.push(rt));
+`;
+
+async function load(
+  name: string,
+  url: string,
+  o: { method: 'GET' | 'POST'; token: string; body?: unknown },
+): Promise<Result> {
+  log(`${name}: ${CONNECTIONS} connections for ${SECONDS} s`);
+  const opts = {
+    url,
+    method: o.method,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    timeout: 30,
+    headers: {
+      authorization: `Bearer ${o.token}`,
+      ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: o.body !== undefined ? JSON.stringify(o.body) : undefined,
+  };
+  // Async: the server in this process must keep serving while the generator runs.
+  const { stdout: out } = await promisify(execFile)(
+    process.execPath,
+    ['-e', GENERATOR, require.resolve('autocannon'), JSON.stringify(opts)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  const r = JSON.parse(out);
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return {
+    endpoint: name,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    requests: r.requests,
+    requestsPerSecond: round(r.rps),
+    latencyMs: { p50: round(r.p50), p95: round(r.p95), p99: round(r.p99), max: round(r.max) },
+    errors: r.errors,
+    timeouts: r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+async function main() {
+  const started: Stoppable[] = [];
+  try {
+    log('starting Postgres and Temporal (test/infra); embedded search engine');
+    const [pg, temporal] = await Promise.all([
+      infra<{ startPostgres(): Promise<Stoppable & { url: string }> }>('postgres').startPostgres(),
+      infra<{ startTemporal(): Promise<Stoppable & { address: string }> }>('temporal').startTemporal(),
+    ]);
+    started.push(pg, temporal);
+    const admin = new PgClient({ connectionString: pg.url });
+    await admin.connect();
+    await admin.query('CREATE DATABASE bench_load');
+    await admin.end();
+    const dbUrl = new URL(pg.url);
+    dbUrl.pathname = '/bench_load';
+
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-load-'));
+    const cfg = loadConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      LOG_FILE: path.join(dataDir, 'bench.log'),
+      DATA_DIR: dataDir,
+      HTTPS_PORT: '0',
+      HTTP_PORT: '0',
+      METRICS_PORT: '0',
+      BIND_HOST: '127.0.0.1',
+      APP_SECRET: 'bench-secret-0123456789abcdef0123456789abcdef',
+      DATABASE_URL: dbUrl.toString(),
+      TEMPORAL_ADDRESS: temporal.address,
+      TEMPORAL_TASK_QUEUE: `bench-load-${randomUUID().slice(0, 8)}`,
+    });
+    const api = await createApi(cfg, [WorkerModule]);
+    started.unshift({ stop: () => api.close() });
+    const base = `https://localhost:${api.httpsPort}`;
+    const client = new TestClient(base, api.tls.caFile);
+    started.unshift({ stop: () => client.close() });
+
+    const password = `pw-${randomUUID()}`;
+    const reg = await client.post('/api/v1/users', {
+      user: {
+        email: `load-${randomUUID().slice(0, 8)}@example.com`,
+        password,
+        password_confirmation: password,
+        name: 'Load',
+      },
+    });
+    if (reg.status !== 200) throw new Error(`register: ${reg.status} ${reg.text}`);
+    const token = reg.body.user.api_tokens[0].token as string;
+    const db = new PgClient({ connectionString: cfg.databaseUrl });
+    await db.connect();
+    const { rows } = await db.query('SELECT account_id FROM api_tokens WHERE id = $1', [
+      reg.body.user.api_tokens[0].id,
+    ]);
+    await db.end();
+    const accountId = Number(rows[0].account_id);
+    const app = { api, cfg } as unknown as TestApp;
+    const seeded = await seedDocuments(
+      app,
+      accountId,
+      Array.from({ length: DOCS }, (_, i) => ({
+        docSetName: DOCSET,
+        fileName: `handbook-${i}.txt`,
+        pages: pages(i),
+      })),
+    );
+    log(`seeded ${seeded.length} documents, ${seeded.reduce((a, d) => a + d.chunks, 0)} chunks`);
+
+    // Warm-up and a sanity check of both requests.
+    const ask = { question: 'How many days does the retention policy keep copies?', docSetNames: [DOCSET] };
+    const a0 = await client.post('/api/v1/document_proxy/ask', ask, { token });
+    const d0 = await client.get(`/api/v1/document_proxy/documents?docSetName=${DOCSET}`, { token });
+    if (a0.status !== 200 || d0.status !== 200)
+      throw new Error(`warm-up: ask ${a0.status}, documents ${d0.status}`);
+    global.gc?.();
+    const rssBefore = rssMb();
+    log(`RSS before: ${rssBefore} MB`);
+
+    const results = [
+      await load('POST /ask', `${base}/api/v1/document_proxy/ask`, { method: 'POST', token, body: ask }),
+      await load('GET /documents', `${base}/api/v1/document_proxy/documents?docSetName=${DOCSET}`, {
+        method: 'GET',
+        token,
+      }),
+    ];
+    const rssAfter = rssMb();
+    global.gc?.();
+    const rssAfterGc = rssMb();
+    log(`RSS after: ${rssAfter} MB (${rssAfterGc} MB after gc)`);
+
+    const out = {
+      date: new Date().toISOString(),
+      host: { cpus: os.cpus().length, loadavg: os.loadavg(), node: process.version },
+      setup: { documents: DOCS, engine: 'embedded', provider: 'local' },
+      rssMb: { before: rssBefore, after: rssAfter, afterGc: rssAfterGc },
+      results,
+    };
+    fs.writeFileSync(path.join(ROOT, 'bench/load/results.json'), JSON.stringify(out, null, 2) + '\n');
+    console.log(
+      '| endpoint | conn | s | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | timeouts | non-2xx |',
+    );
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const r of results)
+      console.log(
+        `| ${r.endpoint} | ${r.connections} | ${r.seconds} | ${r.requests} | ${r.requestsPerSecond} | ${r.latencyMs.p50} | ${r.latencyMs.p95} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${r.errors} | ${r.timeouts} | ${r.non2xx} |`,
+      );
+    console.log(`\nServer RSS: ${rssBefore} MB before, ${rssAfter} MB after (${rssAfterGc} MB after gc).`);
+    const bad = results.filter((r) => r.errors || r.timeouts || r.non2xx);
+    if (bad.length) {
+      console.error(`FAILED: errors on ${bad.map((r) => r.endpoint).join(', ')}`);
+      process.exitCode = 1;
+    }
+  } finally {
+    for (const s of started) await s.stop().catch(() => undefined);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
