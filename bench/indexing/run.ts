@@ -198,7 +198,7 @@ async function main() {
             const a = performance.now();
             await document.extract(d.id, runId);
             const b = performance.now();
-            const r = await document.indexChunks(d.id);
+            const r = await document.indexChunks(d.id, runId);
             indexMs += performance.now() - b;
             extractMs += b - a;
             await document.complete(d.id, runId, r?.chunkCount ?? 0);

@@ -126,7 +126,15 @@ describe('indexing runs: conflicts, cancellation, credentials, authorisation', (
       isIndexing: false,
     });
     await expectChunksConsistent(app, accountId, docSetName);
-    // Nothing moves once cancelled.
+    // No child is left running, and nothing moves once cancelled.
+    for (const d of docs) {
+      const child = temporalOf(app).workflow.getHandle(`document-index/${d.id}`);
+      const status = await child.describe().then(
+        (x) => x.status.name,
+        () => 'NEVER_STARTED',
+      );
+      expect({ file: d.file_name, status }).not.toEqual({ file: d.file_name, status: 'RUNNING' });
+    }
     await new Promise((r) => setTimeout(r, 1500));
     expect(await progress(app, token, docSetName)).toEqual(after);
 

@@ -8,6 +8,7 @@ import {
   condition,
   ContinueAsNew,
   continueAsNew,
+  getExternalWorkflowHandle,
   isCancellation,
   ParentClosePolicy,
   proxyActivities,
@@ -81,7 +82,10 @@ export async function indexDocsetWorkflow(input: IndexDocsetInput): Promise<Docs
   };
   const counters = carry.counters;
   let phase: DocsetRunPhase = carry.phase;
+  /** Children started and not finished, and starts not yet confirmed. */
   let inFlight = 0;
+  let starting = 0;
+  const running = new Set<string>();
   setHandler(progressQuery, () => ({
     runId: input.runId,
     phase,
@@ -126,28 +130,43 @@ export async function indexDocsetWorkflow(input: IndexDocsetInput): Promise<Docs
     }
 
     // Sliding window of children, in document id order. Free slots are filled together, so the
-    // starts of several children go out in one workflow task.
+    // starts of several children go out in one workflow task. Children run in a non-cancellable
+    // scope: on cancellation the run first lets pending starts resolve, then cancels exactly the
+    // children that started (so none is left running unseen), and waits for them.
     let afterId = carry.afterId;
     let fetchAfter = afterId;
     let queue: Array<{ id: string; fileName: string }> = [];
     let exhausted = false;
     let startedHere = 0;
     const launch = (doc: { id: string; fileName: string }) => {
+      const workflowId = documentWorkflowId(doc.id);
       afterId = doc.id;
       startedHere++;
       counters.started++;
       inFlight++;
-      void startChild(indexDocumentWorkflow, {
-        workflowId: documentWorkflowId(doc.id),
-        args: [{ documentId: doc.id, runId: input.runId }],
-        parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
-        cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-        typedSearchAttributes: workflowInfo().typedSearchAttributes,
-        staticSummary: `Index ${doc.fileName.slice(0, 200)}`,
-        staticDetails: `Document ${doc.id} of run ${input.runId} (docset "${input.docSetName}")`,
-      })
-        .then((child) => child.result())
+      starting++;
+      void CancellationScope.nonCancellable(() =>
+        startChild(indexDocumentWorkflow, {
+          workflowId,
+          args: [{ documentId: doc.id, runId: input.runId }],
+          parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+          cancellationType: ChildWorkflowCancellationType.WAIT_CANCELLATION_COMPLETED,
+          workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+          typedSearchAttributes: workflowInfo().typedSearchAttributes,
+          staticSummary: `Index ${doc.fileName.slice(0, 200)}`,
+          staticDetails: `Document ${doc.id} of run ${input.runId} (docset "${input.docSetName}")`,
+        }).then(
+          (child) => {
+            starting--;
+            running.add(workflowId);
+            return child.result();
+          },
+          (err: unknown) => {
+            starting--;
+            throw err;
+          },
+        ),
+      )
         .then(
           (r) => {
             if (r.status === 'COMPLETE') counters.completed++;
@@ -162,6 +181,7 @@ export async function indexDocsetWorkflow(input: IndexDocsetInput): Promise<Docs
           },
         )
         .finally(() => {
+          running.delete(workflowId);
           inFlight--;
         });
     };
@@ -194,6 +214,17 @@ export async function indexDocsetWorkflow(input: IndexDocsetInput): Promise<Docs
     if (err instanceof ContinueAsNew) throw err;
     const cancelled = isCancellation(err);
     await CancellationScope.nonCancellable(async () => {
+      if (cancelled) {
+        await condition(() => starting === 0);
+        await Promise.all(
+          [...running].map((id) =>
+            // A child that closed meanwhile has nothing left to cancel.
+            getExternalWorkflowHandle(id)
+              .cancel()
+              .catch(() => undefined),
+          ),
+        );
+      }
       await condition(() => inFlight === 0);
       phase = 'finishing';
       await finishIndexRun({

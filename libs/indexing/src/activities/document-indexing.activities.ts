@@ -27,7 +27,7 @@ export class DocumentIndexingActivities {
       const ctx = Context.current();
       const r = await whileHeartbeating(
         () => ctx.heartbeat(),
-        this.pipeline.extract(input.documentId, input.runId),
+        this.pipeline.extract(input.documentId, input.runId, ctx.cancellationSignal),
       );
       return {
         gone: r.gone,
@@ -47,7 +47,7 @@ export class DocumentIndexingActivities {
       const ctx = Context.current();
       const resumeFrom =
         typeof ctx.info.heartbeatDetails === 'number' ? (ctx.info.heartbeatDetails as number) : 0;
-      return this.pipeline.indexChunks(input.documentId, {
+      return this.pipeline.indexChunks(input.documentId, input.runId, {
         resumeFrom,
         onProgress: (next) => ctx.heartbeat(next),
         signal: ctx.cancellationSignal,

@@ -375,16 +375,28 @@ export class IndexingStore {
     );
   }
 
-  async documentExists(documentId: string): Promise<boolean> {
-    const rows = await this.ds.query(`SELECT 1 FROM documents WHERE id = $1`, [documentId]);
+  /** Whether the document is still this run's INDEXING document (not deleted, not closed by its run). */
+  async isIndexing(documentId: string, runId: string): Promise<boolean> {
+    const rows = await this.ds.query(
+      `SELECT 1 FROM documents WHERE id = $1 AND last_run_id = $2 AND status = 'INDEXING'`,
+      [documentId, runId],
+    );
     return rows.length > 0;
+  }
+
+  /** After its chunks were deleted: the index holds nothing of this (not COMPLETE) document. */
+  async clearChunkCount(documentId: string): Promise<void> {
+    await this.ds.query(
+      `UPDATE documents SET chunk_count = NULL, updated_at = now() WHERE id = $1 AND status <> 'COMPLETE'`,
+      [documentId],
+    );
   }
 
   async completeDocument(documentId: string, runId: string, chunkCount: number): Promise<boolean> {
     const rows = rowsOf(
       await this.ds.query(
         `UPDATE documents SET status = 'COMPLETE', chunk_count = $3, error = NULL, indexed_at = now(), updated_at = now()
-          WHERE id = $1 AND last_run_id = $2 RETURNING id`,
+          WHERE id = $1 AND last_run_id = $2 AND status = 'INDEXING' RETURNING id`,
         [documentId, runId, chunkCount],
       ),
     );

@@ -52,15 +52,16 @@ export class DocumentPipeline {
 
   /**
    * Marks the document INDEXING (PENDING -> INDEXING for this run), downloads the file, extracts
-   * its pages into Postgres and stores the summary.
+   * its pages into Postgres and stores the summary. Stops between steps once `signal` aborts.
    */
-  async extract(documentId: string, runId: string): Promise<ExtractResult> {
+  async extract(documentId: string, runId: string, signal?: AbortSignal): Promise<ExtractResult> {
     const doc = await this.store.beginDocument(documentId, runId);
     if (!doc) return { gone: true, pageCount: 0, unchanged: false };
     const run = await this.store.getRun(runId);
     if (!run) throw new RunGoneError('The run of this document no longer exists');
     const { connector, credentials } = this.credentials.resolve(run);
     const { data } = await connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes);
+    signal?.throwIfAborted();
     const contentHash = createHash('sha256').update(data).digest('hex');
     if (
       !run.options.forceReindex &&
@@ -73,6 +74,7 @@ export class DocumentPipeline {
       return { gone: false, pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount };
     }
     const pages = await this.extractor.extract(doc.fileType, data);
+    signal?.throwIfAborted();
     const summary = this.summarizer.summarize(pages, run.summaryModel ?? LOCAL_SUMMARY_MODEL);
     await this.store.savePages(documentId, pages, { contentHash, summary, sizeBytes: data.length });
     return { gone: false, pageCount: pages.length, unchanged: false };
@@ -82,12 +84,16 @@ export class DocumentPipeline {
    * Chunks the stored pages, embeds them in batches and upserts them with deterministic ids
    * (`{documentId}:{chunkIndex}`), so a retried or resumed attempt overwrites instead of adding.
    * A fresh attempt first deletes the chunks an earlier version or attempt may have left (a shorter
-   * new version must not leave stale ones). Returns null when the document was deleted meanwhile
-   * (its chunks are removed).
+   * new version must not leave stale ones). Returns null, leaving no chunks behind, when the
+   * document stopped being this run's INDEXING document meanwhile (deleted, or its run closed).
    */
-  async indexChunks(documentId: string, o: IndexChunksOptions = {}): Promise<{ chunkCount: number } | null> {
+  async indexChunks(
+    documentId: string,
+    runId: string,
+    o: IndexChunksOptions = {},
+  ): Promise<{ chunkCount: number } | null> {
     const doc = await this.store.getDocument(documentId);
-    if (!doc) return null;
+    if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return null;
     const accountId = String(doc.accountId);
     const chunks = chunkPages(await this.store.loadPages(documentId));
     let next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
@@ -119,8 +125,9 @@ export class DocumentPipeline {
       }));
       await this.search.upsert(records);
       next += batch.length;
-      if (!(await this.store.documentExists(documentId))) {
+      if (!(await this.store.isIndexing(documentId, runId))) {
         await this.search.deleteByDocument(accountId, documentId);
+        await this.store.clearChunkCount(documentId);
         return null;
       }
       o.onProgress?.(next);
