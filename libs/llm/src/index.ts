@@ -7,6 +7,8 @@ export * from './generation/generation.port';
 export * from './generation/local/local.generator';
 export * from './generation/local/local.rewriter';
 export * from './generation/local/local.titler';
+export * from './generation/local/local.reranker';
+export { contentStems, queryTerms, stem } from './generation/local/text';
 export * from './generation/cohere/cohere-citations';
 export * from './generation/cohere/cohere.generator';
 export * from './generation/cohere/cohere.rewriter';

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, EMBEDDING_SPACE, EmbeddingSpace } from '@docqa/common';
+import { APP_CONFIG, AppConfig, ConfigError, EMBEDDING_SPACE, EmbeddingSpace } from '@docqa/common';
 import { CohereConnection } from './cohere/cohere-client';
 import { CohereEmbedder } from './embeddings/cohere.embedder';
 import { Embedder, EMBEDDER } from './embeddings/embedder.port';
@@ -20,6 +20,7 @@ import {
   Titler,
 } from './generation/generation.port';
 import { LocalGenerator } from './generation/local/local.generator';
+import { LocalReranker } from './generation/local/local.reranker';
 import { LocalRewriter } from './generation/local/local.rewriter';
 import { LocalTitler } from './generation/local/local.titler';
 
@@ -32,6 +33,15 @@ export function createEmbedder(cfg: AppConfig): Embedder {
         baseUrl: cfg.cohereBaseUrl,
       })
     : new LocalHashingEmbedder();
+}
+
+/** The local extractive answerer, with LOCAL_ANSWER_MIN_MARGIN. */
+export function createLocalGenerator(cfg: AppConfig): LocalGenerator {
+  const minMargin = Number(cfg.localAnswerMinMargin ?? '1.4');
+  if (!Number.isFinite(minMargin) || minMargin < 1) {
+    throw new ConfigError('Invalid configuration: LOCAL_ANSWER_MIN_MARGIN must be a number >= 1');
+  }
+  return new LocalGenerator({ minMargin });
 }
 
 function cohere(cfg: AppConfig): CohereConnection | undefined {
@@ -54,10 +64,14 @@ export function createTitler(cfg: AppConfig): Titler {
   return c ? new CohereTitler({ ...c, model: cfg.cohereChatModel }) : new LocalTitler();
 }
 
-/** Cohere rerank when COHERE_API_KEY and COHERE_RERANK_MODEL are set; otherwise no reranker (null). */
+/**
+ * Reranker: Cohere rerank when COHERE_API_KEY and COHERE_RERANK_MODEL are set, none (null) with
+ * Cohere but no rerank model, and the local lexical reranker on the local provider.
+ */
 export function createReranker(cfg: AppConfig): Reranker | null {
   const c = cohere(cfg);
-  return c && cfg.cohereRerankModel ? new CohereReranker({ ...c, model: cfg.cohereRerankModel }) : null;
+  if (!c) return new LocalReranker();
+  return cfg.cohereRerankModel ? new CohereReranker({ ...c, model: cfg.cohereRerankModel }) : null;
 }
 
 /**
@@ -75,7 +89,7 @@ export function createReranker(cfg: AppConfig): Reranker | null {
       inject: [EMBEDDER],
       useFactory: (e: Embedder): EmbeddingSpace => ({ modelName: e.modelName, dimensions: e.dimensions }),
     },
-    { provide: LOCAL_GENERATOR, useFactory: () => new LocalGenerator() },
+    { provide: LOCAL_GENERATOR, inject: [APP_CONFIG], useFactory: createLocalGenerator },
     { provide: GENERATOR, inject: [APP_CONFIG, LOCAL_GENERATOR], useFactory: createGenerator },
     { provide: REWRITER, inject: [APP_CONFIG], useFactory: createRewriter },
     { provide: TITLER, inject: [APP_CONFIG], useFactory: createTitler },

@@ -45,6 +45,7 @@ export interface AppConfig {
   cohereChatModel: string;
   cohereRerankModel?: string;
   sseKeepaliveMs: number;
+  localAnswerMinMargin: string;
   smtpUrl?: string;
   mailFrom: string;
   mailOutboxPollMs: number;

@@ -195,6 +195,13 @@ export const CONFIG_VARIABLES = [
       'Cohere rerank model (e.g. `rerank-v3.5`) applied to retrieved chunks before answering, when COHERE_API_KEY is set. Unset: no rerank.',
   },
   {
+    name: 'LOCAL_ANSWER_MIN_MARGIN',
+    kind: 'string',
+    default: '1.4',
+    description:
+      'Local provider: how much better the best answer sentence must score than the best sentence of any other page before the answer cites it; below it the answer says it found no clear answer. Lower answers more questions with less precise citations (see docs/evaluation.md). A number >= 1.',
+  },
+  {
     name: 'SSE_KEEPALIVE_MS',
     kind: 'int',
     default: '10000',

@@ -4,6 +4,7 @@ import { docqaMetrics, DomainError, ErrorCode } from '@docqa/common';
 import { DocumentsRepository } from '@docqa/db';
 import {
   COHERE_CHAT_MODELS,
+  contentStems,
   EMBEDDER,
   Embedder,
   estimateTokens,
@@ -12,10 +13,12 @@ import {
   LOCAL_GENERATOR,
   NO_ANSWER_TEXT,
   Passage,
+  queryTerms,
   RERANKER,
   Reranker,
   REWRITER,
   Rewriter,
+  stem,
 } from '@docqa/llm';
 import { evaluateKeywordRouting, SEARCH_INDEX, SearchHit, SearchIndex } from '@docqa/search';
 import type { AskCommand, AskEvent, AskResult } from './ask.types';
@@ -26,6 +29,16 @@ import { UsageMeter } from './usage';
 export function allowedAskModels(): string[] {
   return ['local', ...COHERE_CHAT_MODELS];
 }
+
+/**
+ * The local answerer cannot judge relevance, so before it answers the pipeline checks that the
+ * question is about something the docsets contain: query terms found in none of the retrieved
+ * chunks are looked up (BM25, one chunk) in the whole docsets; when at least FOREIGN_MIN_TERMS of
+ * them, or FOREIGN_MIN_SHARE of the query's terms, occur nowhere, the answer is "not found".
+ */
+export const FOREIGN_MIN_TERMS = 2;
+export const FOREIGN_MIN_SHARE = 0.25;
+const FOREIGN_MAX_PROBES = 6;
 
 /** Chunks fetched for the reranker per chunk it keeps (bounded by RERANK_MAX_CANDIDATES). */
 const RERANK_DEPTH = 3;
@@ -136,7 +149,12 @@ export class AskService {
     throwIfAborted(signal);
 
     const tracker = new CitationTracker(hits.map((h) => h.chunk));
-    if (hits.length === 0) {
+    const uncovered =
+      hits.length > 0 && generator.provider === 'local'
+        ? await this.uncoveredTopic(auth, cmd, query, hits)
+        : false;
+    throwIfAborted(signal);
+    if (hits.length === 0 || uncovered) {
       yield { type: 'delta', text: tracker.push(NO_ANSWER_TEXT) + tracker.flush() };
     } else {
       const passages: Passage[] = hits.map((h, i) => ({
@@ -172,6 +190,35 @@ export class AskService {
         `${citations.length} citations, ${u.calls} model calls, ${Date.now() - t0} ms`,
     );
     yield { type: 'done', answer: tracker.text, usage: u };
+  }
+
+  /** Whether the query's terms that occur nowhere in the docsets say it is about something else. */
+  private async uncoveredTopic(
+    auth: AuthContext,
+    cmd: AskCommand,
+    query: string,
+    hits: SearchHit[],
+  ): Promise<boolean> {
+    const terms = queryTerms(query);
+    if (terms.length === 0) return false;
+    const present = new Set(hits.flatMap((h) => contentStems(h.chunk.text)));
+    const absent = terms.filter((t) => !present.has(stem(t))).slice(0, FOREIGN_MAX_PROBES);
+    if (absent.length === 0) return false;
+    const found = await Promise.all(
+      absent.map(async (t) => {
+        const r = await this.index.search({
+          accountId: String(auth.accountId),
+          docSetNames: cmd.docSetNames,
+          text: t,
+          limit: 1,
+          minimumSimilarityScore: 0,
+          mode: 'bm25',
+        });
+        return r.length > 0;
+      }),
+    );
+    const foreign = absent.filter((_, i) => !found[i]);
+    return foreign.length >= FOREIGN_MIN_TERMS || foreign.length / terms.length >= FOREIGN_MIN_SHARE;
   }
 
   private async retrieve(

@@ -8,20 +8,124 @@ import {
   Passage,
 } from '../generation.port';
 import { segmentText } from './segments';
-import { contentStems, escapeMarkers, words } from './text';
+import { contentStems, escapeMarkers, stem, STOP_WORDS, words } from './text';
 
 export interface LocalGeneratorOptions {
   /**
    * Share of the query's term weight the best passage must contain for an answer to be given;
-   * below it the answer says the documents do not cover the question (default 0.6).
+   * below it the answer says the documents do not cover the question (default 0.34).
    */
   minCoverage?: number;
-  /** Most sentences in an answer (default 3). */
-  maxSentences?: number;
-  /** A further sentence is added only when it scores at least this share of the best (default 0.75). */
+  /** A further sentence of the best page is added when it scores at least this share of the best (default 0.85). */
   followShare?: number;
   /** Characters of answer text at most (default 700). */
   maxChars?: number;
+  /**
+   * How much better the best sentence must score than the best sentence of any other page for
+   * the answer to cite it (default 1.4). Below it the choice between pages is close to a coin
+   * flip, and the answer says it found no clear answer rather than cite a page that may be wrong.
+   */
+  minMargin?: number;
+}
+
+/** What a question asks for, from its wording: it decides which sentences look like an answer. */
+export type QuestionType = 'howto' | 'numeric' | 'definition' | 'why' | 'other';
+
+export function questionType(question: string): QuestionType {
+  const q = question.toLowerCase();
+  if (
+    /\b(how many|how much|how long|how big|how large|roughly|what (size|value|number|percentage|unit|factor)|by what factor|default (value|size|unit))\b/.test(
+      q,
+    )
+  )
+    return 'numeric';
+  if (/^\s*why\b/.test(q)) return 'why';
+  if (
+    /\bhow (do|can|should|would|could|to|does one)\b|\b(what|which) (command|option|macro|function|tag|flag|setting|key)\b|\bwhat .*\b(command line|option)\b/.test(
+      q,
+    )
+  )
+    return 'howto';
+  if (/^\s*(what|who) (is|are|was|were)\b|\bwhat does\b.*\b(stand for|mean|treat)\b|\bdefin/.test(q))
+    return 'definition';
+  return 'other';
+}
+
+/**
+ * The term a definition question asks about: "What is a checkpoint in Mnesia?" -> `checkpoint`,
+ * "What does IDL stand for?" -> `idl`.
+ */
+export function definitionFocus(question: string): string | undefined {
+  let m =
+    /^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:a|an|the)?\s*([\p{L}\p{N}_.-]+(?:\s+[\p{L}\p{N}_.-]+)?)/iu.exec(
+      question,
+    );
+  if (m) return words(m[1]).filter((w) => !STOP_WORDS.has(w))[0];
+  m = /^\s*what\s+does\s+([\p{L}\p{N}_.-]+)\s+(?:stand for|mean)/iu.exec(question);
+  return m ? words(m[1])[0] : undefined;
+}
+
+/**
+ * Stems of a question's scope phrase, which names where to look rather than what is asked: a
+ * leading "According to X," or a short trailing "in X?" ("What is a checkpoint in Mnesia?").
+ */
+export function scopeStems(question: string): Set<string> {
+  const out = new Set<string>();
+  const lead = /^\s*according to ([^,?]+),/i.exec(question);
+  if (lead) for (const w of words(lead[1])) out.add(stem(w));
+  const tail = /\b(?:in|according to)\s+(?:the\s+)?([^,?]{1,40})\?\s*$/i.exec(question);
+  if (tail && words(tail[1]).length <= 4) for (const w of words(tail[1])) out.add(stem(w));
+  return out;
+}
+
+/** Weight of scope terms relative to the other query terms. */
+const SCOPE_WEIGHT = 0.3;
+/** Weight of terms the rewriter brought in from the conversation (the question's own weigh 1). */
+const HISTORY_WEIGHT = 0.5;
+
+const CODE = /\\[A-Za-z]+|--?[A-Za-z][\w-]*|:=|[\w)\]]=[\w"'(.{[-]|<\/?[A-Za-z][\w:.-]*>|\w\(|[{}]|_\w/;
+const NUMBER =
+  /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand)\b/i;
+const DEFINING = /\b(is|are|means|stands? for|refers? to|defined as|called)\b/i;
+const REASON = /\b(to|because|since|so that|in order to|avoid|ensure|otherwise)\b/i;
+/** A sentence that only makes sense after the one before it. */
+const REFERS_BACK =
+  /^(this|these|that|those|it|they|such|then|here|the (last|above|previous|following|same))\b/i;
+
+/** Whether a sentence (with its context) holds the kind of answer the question asks for. */
+export function hasEvidence(type: QuestionType, text: string): boolean {
+  switch (type) {
+    case 'howto':
+      return CODE.test(text);
+    case 'numeric':
+      return NUMBER.test(text);
+    case 'definition':
+      return DEFINING.test(text);
+    case 'why':
+      return REASON.test(text);
+    default:
+      return false;
+  }
+}
+
+/** Title or affiliation lines: mostly capitalised words and almost no function words. */
+function headingLike(text: string): boolean {
+  const toks = text.match(/[A-Za-z][\w'’]*/g) ?? [];
+  if (toks.length < 4) return false;
+  const caps = toks.filter((t) => /^[A-Z]/.test(t)).length;
+  const stops = toks.filter((t) => STOP_WORDS.has(t.toLowerCase())).length;
+  return caps / toks.length > 0.55 && stops / toks.length < 0.2;
+}
+
+/**
+ * Prose has a quarter or more function words; an index or a table of contents has almost none,
+ * and matches many query words without answering anything.
+ */
+export function proseFactor(text: string): number {
+  const ws = words(text);
+  if (ws.length === 0) return 1;
+  const r = ws.filter((w) => STOP_WORDS.has(w)).length / ws.length;
+  return r >= 0.25 ? 1 : 0.4 + (r / 0.25) * 0.6;
 }
 
 interface Candidate {
@@ -48,12 +152,16 @@ function abortError(signal: AbortSignal): unknown {
 
 /**
  * Deterministic extractive answerer (no model, no network). It scores every sentence of the
- * retrieved passages against the query terms (each weighted by how rare it is among those
- * sentences, with a bonus for query bigrams kept in order and a prior for the retrieval rank),
- * then answers with the best sentence, the sentence that completes it when it ends in a colon or
- * is very short, and up to two more sentences that score nearly as well, each followed by the
- * marker of its passage. When the best passage holds too little of the query's weight, it says
- * the documents do not cover the question instead of guessing.
+ * retrieved passages against the query terms — each weighted by how rare it is among those
+ * sentences, scope terms ("in Mnesia", "According to X,") less — with a bonus for query bigrams
+ * kept in order, for holding the kind of answer asked for (a command for "how do I", a number for
+ * "how many", "X is ..." for "what is X"), and priors for the passage's retrieval rank, its share
+ * of the query and how much it reads as prose (an index page matches many words, answers none).
+ * The answer is the best sentence with the sentence before it when it refers back and the one
+ * after it when it ends in a colon, is very short or is followed by the command it introduces,
+ * plus at most one more sentence that scores nearly as well; each carries its passage's marker.
+ * When no passage holds enough of the query's weight, it says the documents do not cover the
+ * question instead of guessing.
  */
 export class LocalGenerator implements Generator {
   readonly provider = 'local' as const;
@@ -62,7 +170,7 @@ export class LocalGenerator implements Generator {
   private readonly o: Required<LocalGeneratorOptions>;
 
   constructor(o: LocalGeneratorOptions = {}) {
-    this.o = { minCoverage: 0.6, maxSentences: 3, followShare: 0.75, maxChars: 700, ...o };
+    this.o = { minCoverage: 0.34, followShare: 0.85, maxChars: 700, minMargin: 1.4, ...o };
   }
 
   async *generate(input: GenerateInput): AsyncIterable<GenerationEvent> {
@@ -82,41 +190,88 @@ export class LocalGenerator implements Generator {
     };
   }
 
-  /** The whole answer text, with `[n]` markers; exported for tests through `answerText`. */
+  /** The whole answer text, with `[n]` markers. */
   compose(input: GenerateInput): string {
     const passages = input.passages;
     if (passages.length === 0) return NO_ANSWER_TEXT;
     const candidates: Candidate[] = [];
+    const segmentsOf = new Map<Passage, Candidate[]>();
     passages.forEach((passage, rank) => {
-      segmentText(passage.text).forEach((text, index) => {
-        candidates.push({ passage, rank, index, text, stems: contentStems(text), score: 0 });
-      });
+      const own: Candidate[] = segmentText(passage.text).map((text, index) => ({
+        passage,
+        rank,
+        index,
+        text,
+        stems: contentStems(text),
+        score: 0,
+      }));
+      segmentsOf.set(passage, own);
+      candidates.push(...own);
     });
     if (candidates.length === 0) return NO_ANSWER_TEXT;
-    const q = weighQuery(`${input.query} ${input.question}`, candidates);
+    const q = weighQuery(
+      `${input.question} ${input.query}`,
+      candidates,
+      scopeStems(input.question),
+      new Set(contentStems(input.question)),
+    );
     if (q.total === 0) return NO_ANSWER_TEXT;
 
     // The passage that holds the most query weight decides whether the documents cover it at all.
-    const coverage = Math.max(...passages.map((p) => covered(q, contentStems(p.text)) / q.total));
-    if (coverage < this.o.minCoverage) return NO_ANSWER_TEXT;
+    const coverageOf = new Map(passages.map((p) => [p, covered(q, contentStems(p.text)) / q.total]));
+    if (Math.max(...coverageOf.values()) < this.o.minCoverage) return NO_ANSWER_TEXT;
+    const proseOf = new Map(passages.map((p) => [p, proseFactor(p.text)]));
 
-    for (const c of candidates) c.score = scoreSentence(q, c);
+    const type = questionType(input.question);
+    const focus = definitionFocus(input.question);
+    const focusPattern = focus
+      ? new RegExp(
+          `\\b${focus.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}s?\\s+(is|are|means|stands? for|refers? to)\\b`,
+          'i',
+        )
+      : undefined;
+    for (const c of candidates) {
+      const own = segmentsOf.get(c.passage) ?? [];
+      let score = scoreSentence(q, c);
+      if (score === 0) continue;
+      const prev = REFERS_BACK.test(c.text) ? (own[c.index - 1]?.text ?? '') : '';
+      if (hasEvidence(type, `${prev} ${c.text} ${own[c.index + 1]?.text ?? ''}`)) score *= 1.35;
+      if (headingLike(c.text)) score *= 0.6;
+      if (focusPattern?.test(c.text)) score *= 1.6;
+      score *= (0.5 + (coverageOf.get(c.passage) ?? 0)) * (proseOf.get(c.passage) ?? 1);
+      c.score = score / (1 + 0.15 * c.rank);
+    }
     const ranked = [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
     const best = ranked[0];
     if (!best || best.score <= 0) return NO_ANSWER_TEXT;
+    const rival = ranked.find(
+      (c) => c.passage.fileName !== best.passage.fileName || c.passage.pageNumber !== best.passage.pageNumber,
+    );
+    if (rival && rival.score > 0 && best.score < rival.score * this.o.minMargin) return NO_ANSWER_TEXT;
 
-    const chosen: Candidate[] = [best];
-    const next = candidates.find((c) => c.passage === best.passage && c.index === best.index + 1);
-    if (next && (/:\s*$/.test(best.text) || words(best.text).length < 8)) chosen.push(next);
+    const own = segmentsOf.get(best.passage) ?? [];
+    const chosen: Candidate[] = [];
+    const prev = own[best.index - 1];
+    if (prev && REFERS_BACK.test(best.text)) chosen.push(prev);
+    chosen.push(best);
+    const next = own[best.index + 1];
+    if (
+      next &&
+      (/:\s*$/.test(best.text) ||
+        words(best.text).length < 8 ||
+        (CODE.test(next.text) && next.text.length < 120 && !CODE.test(best.text)))
+    ) {
+      chosen.push(next);
+    }
     for (const c of ranked.slice(1)) {
-      if (chosen.length >= this.o.maxSentences) break;
-      if (c.score < best.score * this.o.followShare) break;
-      if (chosen.some((x) => x.passage === c.passage && x.index === c.index)) continue;
+      const samePage =
+        c.passage.fileName === best.passage.fileName && c.passage.pageNumber === best.passage.pageNumber;
+      if (c.score < best.score * (samePage ? this.o.followShare : 0.95)) break;
       if (chosen.some((x) => x.text === c.text)) continue;
       chosen.push(c);
+      break;
     }
 
-    // Keep document order within a passage so a completed sentence reads naturally.
     const parts: string[] = [];
     let length = 0;
     for (const c of chosen) {
@@ -129,7 +284,12 @@ export class LocalGenerator implements Generator {
   }
 }
 
-function weighQuery(text: string, candidates: Candidate[]): WeightedQuery {
+function weighQuery(
+  text: string,
+  candidates: Candidate[],
+  scope: Set<string>,
+  asked: Set<string>,
+): WeightedQuery {
   const order = [...new Set(contentStems(text))];
   const df = new Map<string, number>(order.map((t) => [t, 0]));
   for (const c of candidates) {
@@ -139,7 +299,10 @@ function weighQuery(text: string, candidates: Candidate[]): WeightedQuery {
   const terms = new Map<string, number>();
   let total = 0;
   for (const t of order) {
-    const w = Math.log(1 + (n + 1) / ((df.get(t) ?? 0) + 0.5));
+    const w =
+      Math.log(1 + (n + 1) / ((df.get(t) ?? 0) + 0.5)) *
+      (scope.has(t) ? SCOPE_WEIGHT : 1) *
+      (asked.has(t) ? 1 : HISTORY_WEIGHT);
     terms.set(t, w);
     total += w;
   }
@@ -168,10 +331,8 @@ function scoreSentence(q: WeightedQuery, c: Candidate): number {
       }
     }
   }
-  const length = c.stems.length;
-  const lengthPenalty = 1 + 0.25 * Math.max(0, length / 25 - 1);
-  const rankPrior = 1 / (1 + 0.08 * c.rank);
-  return ((matched + 0.5 * bigrams) / lengthPenalty) * rankPrior;
+  const lengthPenalty = 1 + 0.25 * Math.max(0, c.stems.length / 25 - 1);
+  return (matched + 0.5 * bigrams) / lengthPenalty;
 }
 
 /** Streams an answer in word groups, never splitting inside a `[n]` marker. */

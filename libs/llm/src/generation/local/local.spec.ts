@@ -1,5 +1,6 @@
 import { NO_ANSWER_TEXT, Passage } from '../generation.port';
-import { LocalGenerator, pieces } from './local.generator';
+import { definitionFocus, LocalGenerator, pieces, questionType, scopeStems } from './local.generator';
+import { LocalReranker } from './local.reranker';
 import { LocalRewriter, subjectTerms } from './local.rewriter';
 import { localTitle, LocalTitler } from './local.titler';
 import { segmentText } from './segments';
@@ -179,5 +180,36 @@ describe('LocalTitler', () => {
     expect(t.length).toBeLessThanOrEqual(60);
     expect(t).toContain('MetaPost');
     expect(localTitle([])).toBe('New conversation');
+  });
+});
+
+describe('question analysis', () => {
+  it('classifies questions and finds their focus and scope', () => {
+    expect(questionType('How many data types does MetaPost have?')).toBe('numeric');
+    expect(questionType('How do I build FreeFEM with debugging enabled?')).toBe('howto');
+    expect(questionType('What is a checkpoint in Mnesia?')).toBe('definition');
+    expect(questionType('Why would I use heightrounded?')).toBe('why');
+    expect(definitionFocus('What is a checkpoint in Mnesia?')).toBe('checkpoint');
+    expect(definitionFocus('What does IDL stand for in CamlIDL?')).toBe('idl');
+    expect([...scopeStems('What is a checkpoint in Mnesia?')]).toEqual(['mnesia']);
+    expect(scopeStems("According to Troy Henderson's guide, how many types?").has('troy')).toBe(true);
+  });
+});
+
+describe('LocalReranker', () => {
+  it('puts the chunk where the query terms come together first, and index pages last', async () => {
+    const docs = [
+      'Index: margin, 12 page, 30 geometry, 41 paper, 7 edge, 8 layout, 9 options, 10 2cm, 11',
+      'The paper has a margin. Much later, after a long discussion of fonts, colours, tables and many other topics that fill the page, the edge is mentioned once and 2cm appears in a table.',
+      'To set a margin of 2cm from each edge of the paper, use \\usepackage[margin=2cm]{geometry}.',
+    ];
+    const r = await new LocalReranker().rerank({
+      query: 'set margin 2cm each edge paper',
+      documents: docs,
+      topN: 3,
+    });
+    expect(r.results[0]).toEqual({ index: 2, score: 1 });
+    expect(r.results.map((x) => x.index)).toEqual([2, 1, 0]);
+    expect(r.call).toMatchObject({ model: 'local-reranker', outputTokens: 0 });
   });
 });

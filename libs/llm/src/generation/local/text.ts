@@ -13,7 +13,8 @@ export const STOP_WORDS = new Set(
     'very too only own same such here each other more most both few until while up down out off over under ' +
     "once further am s t don doesn didn isn aren wasn weren won wouldn couldn shouldn let lets i'm i've " +
     'want need like get gets got use used using make makes way ways thing things one ones please tell know ' +
-    'say says said give gives instead without whether really actually possible'
+    'say says said give gives instead without whether really actually possible inside within across along ' +
+    'among around behind below beside between beyond during except near onto through toward towards upon via'
   ).split(/\s+/),
 );
 
@@ -60,4 +61,12 @@ export function escapeMarkers(text: string): string {
 /** Collapses whitespace; keeps text otherwise as extracted. */
 export function squash(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The distinct content words of a query (normalised, no stop words, no bare numbers, at least 3
+ * characters), in order: what a question is about.
+ */
+export function queryTerms(text: string): string[] {
+  return [...new Set(words(text).filter((w) => w.length >= 3 && !STOP_WORDS.has(w) && !/^\d+$/.test(w)))];
 }

@@ -1,0 +1,102 @@
+import { estimateTokens, LOCAL_MODELS, RerankInput, RerankResult, Reranker } from '../generation.port';
+import { hasEvidence, proseFactor, questionType } from './local.generator';
+import { stem, STOP_WORDS, words } from './text';
+
+export interface LocalRerankerOptions {
+  /** Width, in words, of the window in which query terms count as close together (default 30). */
+  window?: number;
+}
+
+/**
+ * Deterministic lexical reranker for the local provider. BM25 scores a chunk by its terms wherever
+ * they are; the answer to a question usually sits where the question's terms come together. Each
+ * candidate is scored by the query weight of its best window of nearby words (terms weighted by
+ * rarity among the candidates), half its whole-chunk coverage, query bigrams kept in order, a
+ * bonus when the window holds the kind of answer asked for (a command, a number, a definition),
+ * and a penalty for index-like text. Measured on the dev corpus: hit@5 0.83-0.86 -> 0.89-0.90
+ * (docs/evaluation.md).
+ */
+export class LocalReranker implements Reranker {
+  readonly model = LOCAL_MODELS.reranker;
+  private readonly window: number;
+
+  constructor(o: LocalRerankerOptions = {}) {
+    this.window = o.window ?? 30;
+  }
+
+  async rerank(input: RerankInput): Promise<RerankResult> {
+    const terms = [
+      ...new Set(
+        words(input.query)
+          .filter((w) => !STOP_WORDS.has(w) && w.length >= 3 && !/^\d+$/.test(w))
+          .map(stem),
+      ),
+    ];
+    const type = questionType(input.query);
+    const docs = input.documents.map((text) => tokenise(text));
+    const n = docs.length;
+    const idf = new Map<string, number>();
+    for (const t of terms) {
+      const df = docs.filter((d) => d.present.has(t)).length;
+      idf.set(t, Math.log(1 + (n + 1) / (df + 0.5)));
+    }
+    const bigrams = new Set(terms.slice(1).map((t, i) => `${terms[i]} ${t}`));
+    const scored = docs.map((d, index) => {
+      let coverage = 0;
+      for (const t of terms) if (d.present.has(t)) coverage += idf.get(t) ?? 0;
+      // Best window: the most query weight among terms at most `window` words apart.
+      const hits = d.stems.flatMap((s) => (idf.has(s.stem) ? [{ i: s.token, t: s.stem }] : []));
+      let best = 0;
+      let span: [number, number] = [0, 0];
+      for (let a = 0; a < hits.length; a++) {
+        const seen = new Set<string>();
+        let sum = 0;
+        for (let b = a; b < hits.length && hits[b].i - hits[a].i <= this.window; b++) {
+          if (!seen.has(hits[b].t)) {
+            seen.add(hits[b].t);
+            sum += idf.get(hits[b].t) ?? 0;
+          }
+          if (sum > best) {
+            best = sum;
+            span = [hits[a].i, hits[b].i];
+          }
+        }
+      }
+      let pairs = 0;
+      for (let i = 0; i + 1 < d.stems.length; i++) {
+        if (bigrams.has(`${d.stems[i].stem} ${d.stems[i + 1].stem}`)) pairs++;
+      }
+      let score = 0.5 * coverage + best + 0.5 * Math.min(pairs, 3);
+      const around = d.tokens.slice(Math.max(0, span[0] - 12), span[1] + 13).join(' ');
+      if (hasEvidence(type, around)) score *= 1.3;
+      score *= proseFactor(input.documents[index]);
+      return { index, score };
+    });
+    scored.sort((a, b) => b.score - a.score || a.index - b.index);
+    const top = scored[0]?.score || 1;
+    return {
+      results: scored.slice(0, input.topN).map((s) => ({ index: s.index, score: s.score / top })),
+      call: {
+        model: this.model,
+        inputTokens: estimateTokens([input.query, ...input.documents].join('\n')),
+        outputTokens: 0,
+      },
+    };
+  }
+}
+
+interface Tokenised {
+  tokens: string[];
+  /** Content-word stems with the index of the whitespace token they came from. */
+  stems: Array<{ stem: string; token: number }>;
+  present: Set<string>;
+}
+
+function tokenise(text: string): Tokenised {
+  const tokens = text.split(/\s+/).filter(Boolean);
+  const stems: Tokenised['stems'] = [];
+  tokens.forEach((tok, i) => {
+    for (const w of words(tok)) if (!STOP_WORDS.has(w)) stems.push({ stem: stem(w), token: i });
+  });
+  return { tokens, stems, present: new Set(stems.map((s) => s.stem)) };
+}
