@@ -18,6 +18,7 @@ import {
   s3Credentials,
   searchIndexOf,
   startIndexingApp,
+  temporalOf,
 } from './support';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/indexing');
@@ -209,6 +210,14 @@ describe('indexing lifecycle (S3 -> Temporal -> Postgres + Elasticsearch)', () =
     expect(broken).toMatchObject({ status: 'ERROR', error: expect.stringMatching(/PDF could not be read/) });
     expect(locked).toMatchObject({ status: 'ERROR', error: 'The PDF is encrypted (password-protected)' });
     expect((await progress(app, token, docSetName)).errorCount).toBe(2);
+    // Operators find the failed document in Temporal, with the same reason.
+    const failed = await temporalOf(app).workflow.getHandle(`document-index/${locked!.id}`).describe();
+    expect(failed.status.name).toBe('FAILED');
+    await expect(
+      temporalOf(app).workflow.getHandle(`document-index/${locked!.id}`).result(),
+    ).rejects.toMatchObject({
+      cause: { message: 'The PDF is encrypted (password-protected)', type: 'DocumentIndexingFailed' },
+    });
 
     // Not in ERROR -> 409; unknown, malformed or another account's id -> 404.
     const complete = docs.find((d) => d.status === 'COMPLETE');

@@ -170,13 +170,13 @@ export async function indexDocsetWorkflow(input: IndexDocsetInput): Promise<Docs
         .then(
           (r) => {
             if (r.status === 'COMPLETE') counters.completed++;
-            else if (r.status === 'ERROR') counters.failed++;
             else counters.skipped++;
           },
           (err: unknown) => {
             // Already running elsewhere (a retry of this document): that run owns it.
             if (err instanceof WorkflowExecutionAlreadyStartedError) counters.skipped++;
             else if (isCancellation(err)) counters.cancelled++;
+            // The document ended ERROR (DocumentIndexingFailed): the run goes on with the others.
             else counters.failed++;
           },
         )

@@ -9,6 +9,7 @@ import {
 import type { DocumentIndexingActivities } from '@docqa/indexing/activities/document-indexing.activities';
 import { BOOKKEEPING_ACTIVITY, EXTRACT_ACTIVITY, INDEX_CHUNKS_ACTIVITY } from './indexing.activity-options';
 import {
+  DOCUMENT_FAILED,
   IndexDocumentInput,
   IndexDocumentResult,
   PERMANENT_SOURCE_FAILURES,
@@ -49,9 +50,9 @@ export function reasonOf(err: ActivityFailure): string {
 /**
  * Indexes one document (workflow id `document-index/{documentId}`): extract (marks it INDEXING,
  * downloads, pages into Postgres), index chunks, finalise COMPLETE. A permanent or exhausted
- * failure ends the document ERROR with a readable reason and the workflow completes (the outcome
- * is the document's status); cancellation leaves it CANCELLED, re-runnable by the next run, and is
- * rethrown.
+ * failure first records the document ERROR with a readable reason, then fails the workflow with
+ * that reason (type DocumentIndexingFailed); cancellation leaves the document CANCELLED,
+ * re-runnable by the next run, and is rethrown.
  */
 export async function indexDocumentWorkflow(input: IndexDocumentInput): Promise<IndexDocumentResult> {
   try {
@@ -75,7 +76,13 @@ export async function indexDocumentWorkflow(input: IndexDocumentInput): Promise<
     if (err instanceof ActivityFailure) {
       const reason = reasonOf(err);
       await finaliseDocument({ ...input, status: 'ERROR', reason });
-      return { status: 'ERROR', error: reason };
+      // The document is recorded ERROR; the workflow fails too, so operators find it in Temporal.
+      throw ApplicationFailure.create({
+        type: DOCUMENT_FAILED,
+        message: reason,
+        nonRetryable: true,
+        cause: err,
+      });
     }
     throw err;
   }

@@ -94,11 +94,13 @@ export interface IndexDocumentInput {
 }
 
 export interface IndexDocumentResult {
-  status: 'COMPLETE' | 'ERROR' | 'SKIPPED';
+  status: 'COMPLETE' | 'SKIPPED';
   pageCount?: number;
   chunkCount?: number;
-  error?: string;
 }
+
+/** Failure type of an indexDocumentWorkflow whose document ended ERROR (its message is the reason). */
+export const DOCUMENT_FAILED = 'DocumentIndexingFailed';
 
 /**
  * Failure types no retry can fix. They must equal the error names in libs/indexing and
