@@ -7,7 +7,7 @@ const e2e = root.projects.find((p) => p.displayName === 'e2e');
 
 module.exports = {
   rootDir: path.resolve(__dirname, '../..'),
-  testTimeout: 3_600_000,
+  testTimeout: 4 * 3_600_000,
   ...e2e,
   displayName: 'bench',
   testMatch: ['<rootDir>/test/sources/*.bench.ts'],

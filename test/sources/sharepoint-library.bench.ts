@@ -13,10 +13,17 @@ import { indexLargeLibrary } from './large-library';
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 64);
 const CHILDREN_PER_RUN = Number(process.env.BENCH_CHILDREN_PER_RUN ?? 500);
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 3 * 3600_000);
 const log = (s: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 
 it(`indexes a ${FILES}-file SharePoint library`, async () => {
-  const r = await indexLargeLibrary({ files: FILES, window: WINDOW, childrenPerRun: CHILDREN_PER_RUN, log });
+  const r = await indexLargeLibrary({
+    files: FILES,
+    window: WINDOW,
+    childrenPerRun: CHILDREN_PER_RUN,
+    timeoutMs: TIMEOUT_MS,
+    log,
+  });
   const result = {
     date: new Date().toISOString(),
     machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
