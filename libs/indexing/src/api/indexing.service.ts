@@ -71,6 +71,9 @@ function countsOf(c: Record<string, number>): RunCounts {
   };
 }
 
+/** How long starting the docset workflow may take before the request answers 503. */
+const START_DEADLINE_MS = 10_000;
+
 function progressOf(c: StatusCounts, isIndexing: boolean): IndexingProgress {
   return {
     pendingCount: c.pending + c.cancelled,
@@ -428,26 +431,30 @@ export class IndexingService {
     };
     const what = kind === 'retry' ? `Retry document ${options.documentId}` : `Index ${sourceType} source`;
     try {
-      return await this.temporal.workflow.start<typeof indexDocsetWorkflow>(INDEX_DOCSET_WORKFLOW, {
-        taskQueue: this.cfg.temporalTaskQueue,
-        workflowId: docsetWorkflowId(accountId, docSetName),
-        args: [input],
-        workflowIdConflictPolicy: 'FAIL',
-        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
-        typedSearchAttributes: [
-          { key: SEARCH_ATTRIBUTE_KEYS.accountId, value: String(accountId) },
-          { key: SEARCH_ATTRIBUTE_KEYS.docSetName, value: docSetName },
-          { key: SEARCH_ATTRIBUTE_KEYS.sourceType, value: sourceType },
-        ],
-        staticSummary: `${what} into docset "${docSetName.slice(0, 120)}" (account ${accountId})`,
-        staticDetails: [
-          `jobId: ${runId}`,
-          `kind: ${kind}`,
-          `file types: ${options.fileTypes.join(', ')}`,
-          `forceReindex: ${options.forceReindex}`,
-          `window: ${input.windowSize} documents, continue-as-new every ${input.childrenPerRun} children`,
-        ].join('\n'),
-      });
+      // A deadline bounds the SDK's gRPC retries: with Temporal down the request answers 503 in
+      // seconds instead of hanging (test/faults).
+      return await this.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+        this.temporal.workflow.start<typeof indexDocsetWorkflow>(INDEX_DOCSET_WORKFLOW, {
+          taskQueue: this.cfg.temporalTaskQueue,
+          workflowId: docsetWorkflowId(accountId, docSetName),
+          args: [input],
+          workflowIdConflictPolicy: 'FAIL',
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+          typedSearchAttributes: [
+            { key: SEARCH_ATTRIBUTE_KEYS.accountId, value: String(accountId) },
+            { key: SEARCH_ATTRIBUTE_KEYS.docSetName, value: docSetName },
+            { key: SEARCH_ATTRIBUTE_KEYS.sourceType, value: sourceType },
+          ],
+          staticSummary: `${what} into docset "${docSetName.slice(0, 120)}" (account ${accountId})`,
+          staticDetails: [
+            `jobId: ${runId}`,
+            `kind: ${kind}`,
+            `file types: ${options.fileTypes.join(', ')}`,
+            `forceReindex: ${options.forceReindex}`,
+            `window: ${input.windowSize} documents, continue-as-new every ${input.childrenPerRun} children`,
+          ].join('\n'),
+        }),
+      );
     } catch (err) {
       const conflict = err instanceof WorkflowExecutionAlreadyStartedError;
       await this.store.finishRun(
