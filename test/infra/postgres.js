@@ -85,10 +85,31 @@ async function startPostgres(opts = {}) {
     pid: child.pid,
     dir,
     async stop({ keepData = false } = {}) {
+      // Fast shutdown (SIGINT to the postmaster: sessions are ended, a clean checkpoint is written),
+      // so a restart on the same data dir finds no stale postmaster.pid. SIGTERM to the group would
+      // be a smart shutdown that waits for the clients, then a SIGKILL.
+      if (keepData) await fastShutdown(dataDir);
       await stopChild(child);
       if (!keepData) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function fastShutdown(dataDir, timeoutMs = 30000) {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  let pid;
+  try {
+    pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  } catch {
+    return;
+  }
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + timeoutMs;
+  while (fs.existsSync(pidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
 }
 
 async function waitForQuery(url, timeoutMs = 30000) {
