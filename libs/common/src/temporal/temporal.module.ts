@@ -1,29 +1,55 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { TEMPORAL_CLIENT, TEMPORAL_CONNECTION } from './temporal.constants';
 
+const TEMPORAL_CONNECTION_STATE = Symbol('TEMPORAL_CONNECTION_STATE');
+
+interface ConnectionState {
+  closing: boolean;
+}
+
 @Injectable()
 class TemporalConnectionCloser implements OnApplicationShutdown {
-  constructor(@Inject(TEMPORAL_CONNECTION) private readonly connection: Connection) {}
+  constructor(
+    @Inject(TEMPORAL_CONNECTION) private readonly connection: Connection,
+    @Inject(TEMPORAL_CONNECTION_STATE) private readonly state: ConnectionState,
+  ) {}
   async onApplicationShutdown(): Promise<void> {
+    // Calls cut off by the close must not be retried: a retry scheduled after the channel is
+    // shut down throws from a timer, outside any caller.
+    this.state.closing = true;
     await this.connection.close();
   }
 }
 
 /**
  * Temporal client for the API. The connection is lazy so the API starts (and reports Temporal
- * down in /health) even when the Temporal frontend is not reachable yet.
+ * down in /health) even when the Temporal frontend is not reachable yet. It keeps the SDK's
+ * default gRPC retry policy, except while the application shuts down.
  */
 @Global()
 @Module({
   providers: [
+    { provide: TEMPORAL_CONNECTION_STATE, useFactory: (): ConnectionState => ({ closing: false }) },
     {
       provide: TEMPORAL_CONNECTION,
-      inject: [APP_CONFIG],
-      useFactory: (cfg: AppConfig) =>
-        Connection.lazy({ address: cfg.temporalAddress ?? 'localhost:7233', connectTimeout: '5s' }),
+      inject: [APP_CONFIG, TEMPORAL_CONNECTION_STATE],
+      useFactory: (cfg: AppConfig, state: ConnectionState) => {
+        const retry = defaultGrpcRetryOptions();
+        return Connection.lazy({
+          address: cfg.temporalAddress ?? 'localhost:7233',
+          connectTimeout: '5s',
+          interceptors: [
+            makeGrpcRetryInterceptor({
+              ...retry,
+              retryableDecider: (attempt, status) =>
+                !state.closing && retry.retryableDecider(attempt, status),
+            }),
+          ],
+        });
+      },
     },
     {
       provide: TEMPORAL_CLIENT,
