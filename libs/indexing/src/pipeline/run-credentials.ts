@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DomainError } from '@docqa/common';
 import { SourceConnector, SourceConnectorRegistry, SourceCredentialsCipher } from '@docqa/sources';
 import type { RunRow } from '../persistence/indexing.store';
 
@@ -12,7 +13,16 @@ export class RunCredentials {
 
   resolve(run: RunRow): { connector: SourceConnector; credentials: unknown } {
     const connector = this.connectors.get(run.sourceType);
-    const raw = run.credentialsEnc ? this.cipher.decrypt(run.credentialsEnc, run.id) : undefined;
+    let raw: unknown;
+    try {
+      raw = run.credentialsEnc ? this.cipher.decrypt(run.credentialsEnc, run.id) : undefined;
+    } catch {
+      // Permanent (InvalidCredentials): for example APP_SECRET changed since the run was accepted.
+      throw DomainError.validation(
+        'credentials',
+        'The stored source credentials of this run cannot be decrypted',
+      );
+    }
     return { connector, credentials: connector.parseCredentials(raw) };
   }
 }
