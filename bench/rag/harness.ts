@@ -155,7 +155,7 @@ async function indexThroughPipeline(app: TestApp, token: string, docSetName: str
     endpoint: process.env.DOCQA_TEST_S3_ENDPOINT,
     region: 'us-east-1',
     forcePathStyle: true,
-    credentials: S3_KEYS,
+    credentials: { ...S3_KEYS }, // a copy: the SDK marks the object it is given ($source)
   });
   const bucket = `docqa-bench-${Date.now()}`;
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
