@@ -8,6 +8,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { Client as PgClient } from 'pg';
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
 import { ElasticsearchSearchIndex } from '@docqa/search';
 import type { TestApp } from '../support/app';
 import {
@@ -155,6 +156,8 @@ describe.each(Object.keys(scenarios))('%s restarted mid-run', (name) => {
   let engine: (Engine & { url?: string; address?: string }) | undefined;
   let app: TestApp | undefined;
   let client: S3Client;
+  /** Data dir of the engine while it is stopped (removed in afterAll if the test fails before the restart). */
+  let stoppedDir: string | undefined;
 
   beforeAll(async () => {
     engine = await sc.start();
@@ -165,6 +168,7 @@ describe.each(Object.keys(scenarios))('%s restarted mid-run', (name) => {
     client?.destroy();
     await app?.close().catch(() => undefined);
     await engine?.stop();
+    if (!engine && stoppedDir) fs.rmSync(stoppedDir, { recursive: true, force: true });
   }, 120_000);
 
   it('answers 503 while it is down, then finishes the run with right counts and no duplicate', async () => {
@@ -183,6 +187,7 @@ describe.each(Object.keys(scenarios))('%s restarted mid-run', (name) => {
       50,
     );
     const { port, dir } = engine!;
+    stoppedDir = dir;
     await engine!.stop({ keepData: true });
     engine = undefined;
     expect(atStop.completedCount).toBeLessThan(FILES);
@@ -205,6 +210,7 @@ describe.each(Object.keys(scenarios))('%s restarted mid-run', (name) => {
 
     // Back on the same port and data dir.
     engine = await sc.start({ port, dir });
+    stoppedDir = undefined;
 
     const done = await waitForRecovered(a, token, docSetName);
     expect(done).toMatchObject({ completedCount: FILES, errorCount: 0, pendingCount: 0, indexingCount: 0 });
