@@ -63,13 +63,23 @@ export async function createBucket(client: S3Client, prefix = 'docqa'): Promise<
   return bucket;
 }
 
+/** One upload; the local S3 server can drop a connection when the machine is saturated, so retry. */
 export async function putObject(
   client: S3Client,
   bucket: string,
   key: string,
   body: Buffer | string,
 ): Promise<void> {
-  await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+      return;
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? '';
+      if (attempt >= 5 || !['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT'].includes(code)) throw err;
+      await new Promise((r) => setTimeout(r, 500 * attempt));
+    }
+  }
 }
 
 export async function deleteObject(client: S3Client, bucket: string, key: string): Promise<void> {
