@@ -128,14 +128,6 @@ export class IndexingStore {
     return rows[0] ?? null;
   }
 
-  async getRunForAccount(accountId: number, runId: string): Promise<RunRow | null> {
-    const rows: RunRow[] = await this.ds.query(
-      `SELECT ${RUN_COLUMNS} FROM index_runs WHERE id = $1 AND account_id = $2`,
-      [runId, accountId],
-    );
-    return rows[0] ?? null;
-  }
-
   async openRun(accountId: number, docSetName: string): Promise<RunRow | null> {
     const rows: RunRow[] = await this.ds.query(
       `SELECT ${RUN_COLUMNS} FROM index_runs WHERE account_id = $1 AND docset_name = $2 AND status = 'RUNNING'`,
