@@ -23,4 +23,4 @@ if (!fs.existsSync(entry) || fs.statSync(entry).mtimeMs < sources) {
   console.log('Building (sources changed since the last build)...');
   execSync('npm run build', { cwd: root, stdio: 'inherit' });
 }
-require(entry);
+require(entry).main();

@@ -43,7 +43,7 @@ export async function startStandalone(cfg: AppConfig = loadConfig()) {
       if (!cli) throw new ConfigError(TEMPORAL_INSTALL_HINT);
       started.temporal = await startTemporalDevServer({
         cliPath: cli,
-        port: 7233,
+        port: cfg.temporalDevPort,
         uiPort: cfg.temporalUiPort,
         dbFile: path.join(cfg.dataDir, 'temporal.db'),
         namespace: cfg.temporalNamespace,
@@ -61,7 +61,8 @@ export async function startStandalone(cfg: AppConfig = loadConfig()) {
   return { cfg, api, temporalUi, stop: stopAll };
 }
 
-if (require.main === module) {
+/** Starts everything, prints the addresses, and stops cleanly on SIGINT/SIGTERM (`npm start`). */
+export function main(): void {
   const t0 = Date.now();
   startStandalone()
     .then(({ cfg, api, temporalUi, stop }) => {
@@ -100,3 +101,5 @@ if (require.main === module) {
       process.exit(1);
     });
 }
+
+if (require.main === module) main();

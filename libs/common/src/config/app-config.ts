@@ -28,6 +28,7 @@ export interface AppConfig {
   temporalAddress?: string;
   temporalNamespace: string;
   temporalCliPath?: string;
+  temporalDevPort: number;
   temporalUiPort: number;
   temporalTaskQueue: string;
   elasticsearchUrl?: string;

@@ -105,6 +105,12 @@ export const CONFIG_VARIABLES = [
       'Path of the `temporal` CLI used for the embedded dev server. Unset: PATH, then ~/.cache/docqa/temporal/bin/temporal.',
   },
   {
+    name: 'TEMPORAL_DEV_PORT',
+    kind: 'port',
+    default: '7233',
+    description: 'Frontend port of the embedded Temporal dev server (only when TEMPORAL_ADDRESS is unset).',
+  },
+  {
     name: 'TEMPORAL_UI_PORT',
     kind: 'port',
     default: '8233',

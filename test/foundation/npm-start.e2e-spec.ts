@@ -1,0 +1,95 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { TestClient } from '../support/http';
+import { infra } from '../support/infra';
+const { freePort } = require('../infra/util');
+
+const ROOT = path.resolve(__dirname, '../..');
+
+function plainGet(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * `npm start` on the embedded defaults: PGlite, the Temporal dev server child process, the
+ * embedded search engine, the API with the worker in-process. (Ports and DATA_DIR are moved so the
+ * test does not collide with anything else on the machine.)
+ */
+describe('npm start (embedded defaults)', () => {
+  let child: ChildProcess;
+  let output = '';
+  let dataDir: string;
+  const ports: Record<string, number> = {};
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-start-'));
+    for (const k of ['HTTPS_PORT', 'HTTP_PORT', 'TEMPORAL_DEV_PORT', 'TEMPORAL_UI_PORT', 'METRICS_PORT']) {
+      ports[k] = await freePort();
+    }
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATA_DIR: dataDir,
+      TEMPORAL_CLI_PATH: infra().temporalCli,
+      LOG_FILE: path.join(dataDir, 'app.log'),
+    };
+    for (const [k, v] of Object.entries(ports)) env[k] = String(v);
+    child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.js')], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const deadline = Date.now() + 240000;
+    while (!output.includes('DocQA is up')) {
+      if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`npm start did not come up:\n${output}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  });
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints its URLs and the CA file, answers health 200 over HTTPS with every dependency up', async () => {
+    expect(output).toContain(`https://localhost:${ports.HTTPS_PORT}/api/docs`);
+    expect(output).toContain(`http://localhost:${ports.TEMPORAL_UI_PORT}`);
+    const ca = /CA file\s+(\S+)/.exec(output)?.[1];
+    expect(ca).toBe(path.join(dataDir, 'tls', 'cert.pem'));
+    const client = new TestClient(`https://localhost:${ports.HTTPS_PORT}`, ca!);
+    try {
+      const health = await client.get('/api/v1/document_proxy/health');
+      expect(health.status).toBe(200);
+      expect(health.body.checks).toMatchObject({
+        postgres: { status: 'up' },
+        temporal: { status: 'up' },
+        search: { status: 'up', engine: 'embedded' },
+      });
+    } finally {
+      await client.close();
+    }
+    expect(await plainGet(`http://127.0.0.1:${ports.HTTP_PORT}/api/v1/document_proxy/health`)).toBe(403);
+    expect(await plainGet(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`)).toBe(200);
+  });
+
+  it('stops everything cleanly on Ctrl-C', async () => {
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    // The Temporal dev server child is gone with it.
+    await expect(plainGet(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`)).rejects.toThrow();
+  });
+});
