@@ -414,6 +414,43 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
     });
   });
 
+  it('documents /ask (JSON and SSE events), /summary and the document endpoints in OpenAPI', async () => {
+    const res = await app.client.get('/api/docs-json');
+    expect(res.status).toBe(200);
+    const paths = res.body.paths;
+    const ask = paths['/api/v1/document_proxy/ask'].post;
+    expect(Object.keys(ask.responses['200'].content).sort()).toEqual([
+      'application/json',
+      'text/event-stream',
+    ]);
+    expect(JSON.stringify(ask.responses['200'].content['text/event-stream'])).toContain('AskDoneEventDto');
+    for (const code of ['400', '401', '403', '503']) expect(ask.responses[code]).toBeDefined();
+    const schemas = res.body.components.schemas;
+    for (const name of [
+      'AskDeltaEventDto',
+      'AskCitationsEventDto',
+      'AskDoneEventDto',
+      'AskErrorEventDto',
+      'CitationDto',
+      'UsageDto',
+    ])
+      expect(schemas[name]).toBeDefined();
+    expect(schemas.AskConfigDto.properties.retrievalLimit).toMatchObject({
+      minimum: 1,
+      maximum: 50,
+      default: 8,
+    });
+    for (const p of [
+      '/api/v1/document_proxy/summary',
+      '/api/v1/document_proxy/documents',
+      '/api/v1/document_proxy/documents/recent',
+      '/api/v1/document_proxy/documents/docsets',
+      '/api/v1/document_proxy/documents/metadata/{docSetName}',
+      '/api/v1/document_proxy/documents/{id}',
+    ])
+      expect(paths[p]).toBeDefined();
+  });
+
   describe('POST /summary', () => {
     it('titles a conversation', async () => {
       const res = await app.client.post(
