@@ -18,7 +18,7 @@ import {
 } from '@docqa/common';
 import { AppModule } from '../app.module';
 import { httpMetricsMiddleware } from '../metrics/http-metrics';
-import { jsonDepth, MAX_JSON_DEPTH } from './json-depth';
+import { containsNul, jsonDepth, MAX_JSON_DEPTH, urlContainsNul } from './json-depth';
 import { createPlainHttpServer } from './plain-http';
 import { loadTls, TlsMaterial } from './tls';
 
@@ -50,15 +50,16 @@ function installBodyParsers(app: express.Express, limit: number): void {
   const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
   app.use((req, res, next) => {
     json(req, res, (err?: unknown) => {
-      if (!err && jsonDepth(req.body) <= MAX_JSON_DEPTH) return next();
-      const { error } = err
-        ? toDomainError(err)
-        : {
-            error: DomainError.validation(
-              'body',
-              `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`,
-            ),
-          };
+      let error: DomainError | undefined;
+      if (err) error = toDomainError(err).error;
+      else if (jsonDepth(req.body) > MAX_JSON_DEPTH) {
+        error = DomainError.validation('body', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+      } else if (urlContainsNul(req.originalUrl)) {
+        error = DomainError.validation('query', 'NUL characters are not allowed in the URL');
+      } else if (containsNul(req.body)) {
+        error = DomainError.validation('body', 'NUL characters are not allowed in the request body');
+      }
+      if (!error) return next();
       res.status(error.status).json(renderError(error, surfaceOf(req.originalUrl)));
     });
   });

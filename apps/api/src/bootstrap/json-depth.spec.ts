@@ -8,3 +8,15 @@ describe('jsonDepth', () => {
     expect(jsonDepth(JSON.parse('['.repeat(100_000) + ']'.repeat(100_000)))).toBe(MAX_JSON_DEPTH + 1);
   });
 });
+
+describe('containsNul / urlContainsNul', () => {
+  it('finds NUL in nested strings and keys, not elsewhere', () => {
+    const { containsNul, urlContainsNul } = jest.requireActual('./json-depth');
+    expect(containsNul({ a: ['x', { b: 'y\u0000' }] })).toBe(true);
+    expect(containsNul({ ['k\u0000']: 1 })).toBe(true);
+    expect(containsNul({ a: ['x', { b: 'y' }], n: 1, z: null })).toBe(false);
+    expect(containsNul(undefined)).toBe(false);
+    expect(urlContainsNul('/api/v1/document_proxy/documents?docSetName=a%00b')).toBe(true);
+    expect(urlContainsNul('/api/v1/document_proxy/documents?docSetName=a%2500')).toBe(false);
+  });
+});

@@ -25,12 +25,14 @@ export class ListDocumentsQueryDto {
   @ApiPropertyOptional({
     description: 'Extension: documents skipped (by file name order).',
     minimum: 0,
+    maximum: 1_000_000,
     default: 0,
   })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'offset must be an integer' })
   @Min(0, { message: 'offset must be at least 0' })
+  @Max(1_000_000, { message: 'offset must be at most 1000000' })
   offset?: number;
 }
 
