@@ -8,6 +8,8 @@ const TEMPORAL_CONNECTION_STATE = Symbol('TEMPORAL_CONNECTION_STATE');
 
 interface ConnectionState {
   closing: boolean;
+  /** Retries scheduled and not yet fired: closing the channel under them would throw from a timer. */
+  pendingRetries: number;
 }
 
 @Injectable()
@@ -20,6 +22,10 @@ class TemporalConnectionCloser implements OnApplicationShutdown {
     // Calls cut off by the close must not be retried: a retry scheduled after the channel is
     // shut down throws from a timer, outside any caller.
     this.state.closing = true;
+    const deadline = Date.now() + 15000;
+    while (this.state.pendingRetries > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     await this.connection.close();
   }
 }
@@ -32,7 +38,10 @@ class TemporalConnectionCloser implements OnApplicationShutdown {
 @Global()
 @Module({
   providers: [
-    { provide: TEMPORAL_CONNECTION_STATE, useFactory: (): ConnectionState => ({ closing: false }) },
+    {
+      provide: TEMPORAL_CONNECTION_STATE,
+      useFactory: (): ConnectionState => ({ closing: false, pendingRetries: 0 }),
+    },
     {
       provide: TEMPORAL_CONNECTION,
       inject: [APP_CONFIG, TEMPORAL_CONNECTION_STATE],
