@@ -457,10 +457,10 @@ describe('stack scripts', () => {
       );
 
     it('api: readiness over HTTPS; worker: liveness on the metrics port; 1 when nothing answers', async () => {
-      expect(await check('api', { HTTPS_PORT: String(app.api.httpsPort) })).toBe(0);
+      expect(await check('api', { HTTPS_PORT: String(app.api.httpsPort), DATA_DIR: app.dataDir })).toBe(0);
       expect(await check('worker', { METRICS_PORT: String(app.api.metricsPort) })).toBe(0);
       const closed = String(await freePort());
-      expect(await check('api', { HTTPS_PORT: closed })).toBe(1);
+      expect(await check('api', { HTTPS_PORT: closed, DATA_DIR: app.dataDir })).toBe(1);
       expect(await check('worker', { METRICS_PORT: closed })).toBe(1);
     });
   });
