@@ -28,6 +28,8 @@ export class DocumentEntity {
   @Column({ name: 'chunk_count', type: 'int', nullable: true }) chunkCount: number | null;
   @Column({ type: 'text', nullable: true }) error: string | null;
   @Column({ type: 'text', nullable: true }) summary: string | null;
+  /** Title from the file's metadata (a PDF's Title), when it has one. */
+  @Column({ type: 'text', nullable: true }) title: string | null;
   @Column({ name: 'last_run_id', type: 'uuid', nullable: true }) lastRunId: string | null;
   @Column({ name: 'indexed_at', type: 'timestamptz', nullable: true }) indexedAt: Date | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;

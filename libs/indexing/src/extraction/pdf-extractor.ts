@@ -5,7 +5,8 @@ import { DocumentRejectedError } from './document-rejected.error';
 /**
  * Code of one extraction thread. It loads unpdf (PDF.js) natively: PDF.js is ESM-only, and a
  * thread keeps the parse (CPU-bound, seconds for a long PDF) off the event loop that heartbeats
- * the activity and serves the API. Pages come back as an array, 1-based physical order.
+ * the activity and serves the API. Pages come back as an array, 1-based physical order, with the
+ * metadata title when the PDF has one.
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -16,7 +17,9 @@ parentPort.on('message', async ({ id, data }) => {
     unpdf = unpdf || require(workerData.unpdfPath);
     pdf = await unpdf.getDocumentProxy(new Uint8Array(data), { verbosity: 0, isEvalSupported: false });
     const { text } = await unpdf.extractText(pdf, { mergePages: false });
-    parentPort.postMessage({ id, ok: true, pages: text });
+    const meta = await pdf.getMetadata().catch(() => null);
+    const title = meta && meta.info && typeof meta.info.Title === 'string' ? meta.info.Title : null;
+    parentPort.postMessage({ id, ok: true, pages: text, title });
   } catch (err) {
     parentPort.postMessage({ id, ok: false, name: String((err && err.name) || 'Error'), message: String((err && err.message) || err) });
   } finally {
@@ -25,10 +28,16 @@ parentPort.on('message', async ({ id, data }) => {
 });
 `;
 
+/** Text of a PDF's pages (physical order) and its metadata title, if any. */
+export interface PdfContent {
+  pages: string[];
+  title: string | null;
+}
+
 interface Job {
   id: number;
   data: Buffer;
-  resolve: (pages: string[]) => void;
+  resolve: (content: PdfContent) => void;
   reject: (err: Error) => void;
 }
 
@@ -39,7 +48,8 @@ interface Slot {
 }
 
 type Reply =
-  { id: number; ok: true; pages: string[] } | { id: number; ok: false; name: string; message: string };
+  | { id: number; ok: true; pages: string[]; title: string | null }
+  | { id: number; ok: false; name: string; message: string };
 
 export interface PdfExtractorOptions {
   threads: number;
@@ -69,9 +79,14 @@ export class PdfExtractor implements OnModuleDestroy {
   }
 
   /** Text of every page, in physical order. Rejects with DocumentRejectedError for a bad PDF. */
-  extract(data: Buffer): Promise<string[]> {
+  async extract(data: Buffer): Promise<string[]> {
+    return (await this.extractContent(data)).pages;
+  }
+
+  /** Pages and metadata title. Rejects with DocumentRejectedError for a bad PDF. */
+  extractContent(data: Buffer): Promise<PdfContent> {
     if (this.closed) return Promise.reject(new Error('PdfExtractor is closed'));
-    return new Promise<string[]>((resolve, reject) => {
+    return new Promise<PdfContent>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, data, resolve, reject });
       this.pump();
     });
@@ -117,7 +132,7 @@ export class PdfExtractor implements OnModuleDestroy {
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
       this.finish(slot);
-      if (reply.ok) job.resolve(reply.pages);
+      if (reply.ok) job.resolve({ pages: reply.pages, title: reply.title?.trim() || null });
       else job.reject(pdfFailure(reply.name, reply.message));
       this.pump();
     });

@@ -47,6 +47,8 @@ export interface DocumentRow {
   chunkCount: number | null;
   indexedAt: Date | null;
   lastRunId: string | null;
+  /** Title from the file's metadata, when it has one. */
+  title: string | null;
 }
 
 export interface StatusCounts {
@@ -70,7 +72,7 @@ const RUN_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSetName",
 const DOC_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSetName", file_name AS "fileName",
   source_type AS "sourceType", source_id AS "sourceId", status, file_type AS "fileType",
   content_hash AS "contentHash", page_count AS "pageCount", chunk_count AS "chunkCount",
-  indexed_at AS "indexedAt", last_run_id AS "lastRunId"`;
+  indexed_at AS "indexedAt", last_run_id AS "lastRunId", title`;
 
 const PAGE_INSERT_BATCH = 200;
 
@@ -321,7 +323,7 @@ export class IndexingStore {
   async savePages(
     documentId: string,
     pages: string[],
-    meta: { contentHash: string; summary: string | null; sizeBytes: number },
+    meta: { contentHash: string; summary: string | null; sizeBytes: number; title?: string | null },
   ): Promise<void> {
     await this.ds.transaction(async (m) => {
       await m.query(`DELETE FROM document_pages WHERE document_id = $1`, [documentId]);
@@ -334,9 +336,16 @@ export class IndexingStore {
         );
       }
       await m.query(
-        `UPDATE documents SET page_count = $2, content_hash = $3, summary = $4, size_bytes = $5, indexed_at = NULL,
-                updated_at = now() WHERE id = $1`,
-        [documentId, pages.length, meta.contentHash, meta.summary, String(meta.sizeBytes)],
+        `UPDATE documents SET page_count = $2, content_hash = $3, summary = $4, size_bytes = $5, title = $6,
+                indexed_at = NULL, updated_at = now() WHERE id = $1`,
+        [
+          documentId,
+          pages.length,
+          meta.contentHash,
+          meta.summary,
+          String(meta.sizeBytes),
+          meta.title ? stripNul(meta.title).slice(0, 1000) : null,
+        ],
       );
     });
   }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { APP_CONFIG, AppConfig, docqaMetrics } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
-import { chunkPages } from '../chunking/chunker';
+import { contextFields, prepareDocument } from '../chunking/document-chunks';
 import { DocumentExtractor } from '../extraction/extractor';
 import { IndexingStore } from '../persistence/indexing.store';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
@@ -73,15 +73,16 @@ export class DocumentPipeline {
     ) {
       return { gone: false, pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount };
     }
-    const pages = await this.extractor.extract(doc.fileType, data);
+    const { pages, title } = await this.extractor.extractDocument(doc.fileType, data);
     signal?.throwIfAborted();
     const summary = this.summarizer.summarize(pages, run.summaryModel ?? LOCAL_SUMMARY_MODEL);
-    await this.store.savePages(documentId, pages, { contentHash, summary, sizeBytes: data.length });
+    await this.store.savePages(documentId, pages, { contentHash, summary, sizeBytes: data.length, title });
     return { gone: false, pageCount: pages.length, unchanged: false };
   }
 
   /**
-   * Chunks the stored pages, embeds them in batches and upserts them with deterministic ids
+   * Chunks the stored pages (each chunk with its document's context and its section, see
+   * prepareDocument), embeds them in batches and upserts them with deterministic ids
    * (`{documentId}:{chunkIndex}`), so a retried or resumed attempt overwrites instead of adding.
    * A fresh attempt first deletes the chunks an earlier version or attempt may have left (a shorter
    * new version must not leave stale ones). Returns null, leaving no chunks behind, when the
@@ -95,7 +96,11 @@ export class DocumentPipeline {
     const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return null;
     const accountId = String(doc.accountId);
-    const chunks = chunkPages(await this.store.loadPages(documentId));
+    const { context, chunks } = prepareDocument({
+      fileName: doc.fileName,
+      title: doc.title,
+      pages: await this.store.loadPages(documentId),
+    });
     let next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
     // chunk_count is set before the first write and cleared when chunks are deleted, so null means
     // the index holds nothing of this document and the (costly) delete can be skipped.
@@ -107,7 +112,9 @@ export class DocumentPipeline {
       const vectors: number[][] = [];
       for (let i = 0; i < batch.length; i += EMBED_BATCH) {
         vectors.push(
-          ...(await this.embedder.embedDocuments(batch.slice(i, i + EMBED_BATCH).map((c) => c.text))),
+          ...(await this.embedder.embedDocuments(
+            batch.slice(i, i + EMBED_BATCH).map((c) => c.embeddingText),
+          )),
         );
         o.signal?.throwIfAborted();
       }
@@ -121,6 +128,7 @@ export class DocumentPipeline {
         sourceId: doc.sourceId,
         chunkIndex: c.chunkIndex,
         text: c.text,
+        ...contextFields(context, c),
         embedding: vectors[i],
       }));
       await this.search.upsert(records);
