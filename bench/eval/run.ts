@@ -151,10 +151,10 @@ async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions): Promi
     const ms = Date.now() - t0;
     if (res.status !== 200) throw new Error(`${item.id}: ${res.status} ${res.text}`);
     const { answer, citations } = res.body as { answer: string; citations: PageRef[] };
-    const retrieved: PageRef[] = (seen.hits ?? []).map((x) => ({
-      fileName: x.chunk.fileName,
-      pageNumber: x.chunk.pageNumber,
-    }));
+    // What the answerer was given (after reranking and diversity); the search hits when it was not called.
+    const retrieved: PageRef[] = seen.generated
+      ? seen.generated.passages.map((p) => ({ fileName: p.fileName, pageNumber: p.pageNumber }))
+      : (seen.hits ?? []).map((x) => ({ fileName: x.chunk.fileName, pageNumber: x.chunk.pageNumber }));
     const cited = citations.map((c) => ({ fileName: c.fileName, pageNumber: c.pageNumber }));
     const score = scoreItem(item, answer, cited, retrieved, pageHasPhrase);
     items.push({

@@ -1,4 +1,4 @@
-import { dateTokens } from './date-tokens';
+import { dateTokens } from '@docqa/common';
 import type { SearchHit, SearchQuery, StoredChunk } from './search.port';
 
 /** Rank constant of reciprocal rank fusion (Cormack et al. 2009; also Elasticsearch's default). */

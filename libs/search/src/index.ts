@@ -6,4 +6,3 @@ export * from './keyword-routing';
 export * from './search.module';
 export * from './elasticsearch.adapter';
 export * from './embedded.adapter';
-export * from './date-tokens';

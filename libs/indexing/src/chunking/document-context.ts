@@ -1,4 +1,4 @@
-import { dateMentions } from '@docqa/search';
+import { dateMentions } from '@docqa/common';
 import { headingOf } from './sections';
 
 /**

@@ -7,8 +7,11 @@ import {
   NO_ANSWER_TEXT,
   Passage,
 } from '../generation.port';
+import { composeSeveral } from './multi-document';
+import { CONTEXT_WEIGHT, passageContextStems, stemsWithDates } from './passage-context';
 import { segmentText } from './segments';
 import { contentStems, escapeMarkers, stem, STOP_WORDS, words } from './text';
+import { questionScope } from '../question-scope';
 
 export interface LocalGeneratorOptions {
   /**
@@ -128,12 +131,14 @@ export function proseFactor(text: string): number {
   return r >= 0.25 ? 1 : 0.4 + (r / 0.25) * 0.6;
 }
 
-interface Candidate {
+export interface Candidate {
   passage: Passage;
   rank: number;
   index: number;
   text: string;
   stems: string[];
+  /** Stems of the passage's document context (shared by its sentences). */
+  context: Set<string>;
   score: number;
 }
 
@@ -197,12 +202,14 @@ export class LocalGenerator implements Generator {
     const candidates: Candidate[] = [];
     const segmentsOf = new Map<Passage, Candidate[]>();
     passages.forEach((passage, rank) => {
+      const context = passageContextStems(passage);
       const own: Candidate[] = segmentText(passage.text).map((text, index) => ({
         passage,
         rank,
         index,
         text,
-        stems: contentStems(text),
+        stems: stemsWithDates(text),
+        context,
         score: 0,
       }));
       segmentsOf.set(passage, own);
@@ -213,12 +220,14 @@ export class LocalGenerator implements Generator {
       `${input.question} ${input.query}`,
       candidates,
       scopeStems(input.question),
-      new Set(contentStems(input.question)),
+      new Set(stemsWithDates(input.question)),
     );
     if (q.total === 0) return NO_ANSWER_TEXT;
 
     // The passage that holds the most query weight decides whether the documents cover it at all.
-    const coverageOf = new Map(passages.map((p) => [p, covered(q, contentStems(p.text)) / q.total]));
+    const coverageOf = new Map(
+      passages.map((p) => [p, covered(q, [...stemsWithDates(p.text), ...passageContextStems(p)]) / q.total]),
+    );
     if (Math.max(...coverageOf.values()) < this.o.minCoverage) return NO_ANSWER_TEXT;
     const proseOf = new Map(passages.map((p) => [p, proseFactor(p.text)]));
 
@@ -234,6 +243,7 @@ export class LocalGenerator implements Generator {
       const own = segmentsOf.get(c.passage) ?? [];
       let score = scoreSentence(q, c);
       if (score === 0) continue;
+      score += CONTEXT_WEIGHT * coveredByContextOnly(q, c);
       const prev = REFERS_BACK.test(c.text) ? (own[c.index - 1]?.text ?? '') : '';
       if (hasEvidence(type, `${prev} ${c.text} ${own[c.index + 1]?.text ?? ''}`)) score *= 1.35;
       if (headingLike(c.text)) score *= 0.6;
@@ -244,6 +254,11 @@ export class LocalGenerator implements Generator {
     const ranked = [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
     const best = ranked[0];
     if (!best || best.score <= 0) return NO_ANSWER_TEXT;
+    const scope = questionScope(input.question);
+    if (scope !== 'single') {
+      const several = composeSeveral(scope, ranked, this.o.maxChars);
+      if (several) return several;
+    }
     const rival = ranked.find(
       (c) => c.passage.fileName !== best.passage.fileName || c.passage.pageNumber !== best.passage.pageNumber,
     );
@@ -290,10 +305,10 @@ function weighQuery(
   scope: Set<string>,
   asked: Set<string>,
 ): WeightedQuery {
-  const order = [...new Set(contentStems(text))];
+  const order = [...new Set(stemsWithDates(text))];
   const df = new Map<string, number>(order.map((t) => [t, 0]));
   for (const c of candidates) {
-    for (const t of new Set(c.stems)) if (df.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+    for (const t of new Set([...c.stems, ...c.context])) if (df.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   }
   const n = candidates.length;
   const terms = new Map<string, number>();
@@ -313,6 +328,15 @@ function covered(q: WeightedQuery, stems: string[]): number {
   const present = new Set(stems);
   let sum = 0;
   for (const [t, w] of q.terms) if (present.has(t)) sum += w;
+  return sum;
+}
+
+/** Query weight the sentence's document context holds and the sentence itself does not. */
+function coveredByContextOnly(q: WeightedQuery, c: Candidate): number {
+  if (c.context.size === 0) return 0;
+  const own = new Set(c.stems);
+  let sum = 0;
+  for (const [t, w] of q.terms) if (c.context.has(t) && !own.has(t)) sum += w;
   return sum;
 }
 

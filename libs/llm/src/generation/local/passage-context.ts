@@ -1,0 +1,22 @@
+import { dateTokens } from '@docqa/common';
+import type { Passage } from '../generation.port';
+import { contentStems } from './text';
+
+/**
+ * What the extractive answerer knows of a passage's document. Twenty reports of one template
+ * state "Flight Time: 2319 hours" alike; only the document's context (title, identifying terms
+ * such as place, registration and date, section) tells which report a sentence is from. The
+ * answerer scores a sentence by the query terms it holds plus, with CONTEXT_WEIGHT, those its
+ * document's context holds; dates count as day and month tokens on both sides.
+ */
+export const CONTEXT_WEIGHT = 1;
+
+/** Content stems of a text plus the tokens of its dates. */
+export function stemsWithDates(text: string): string[] {
+  return [...contentStems(text), ...dateTokens(text)];
+}
+
+/** Stems of a passage's document context (empty without one). */
+export function passageContextStems(p: Passage): Set<string> {
+  return new Set(p.context ? stemsWithDates(p.context) : []);
+}
