@@ -86,9 +86,14 @@ interface Observed {
   generated?: GenerateInput;
 }
 
-/** Wraps the app's search index, reranker and generator to see what each /ask call used. */
+const observed = new WeakMap<Harness, Observed>();
+
+/** Wraps the app's search index, reranker and generator (once) to see what each /ask call used. */
 function observe(h: Harness): Observed {
+  const known = observed.get(h);
+  if (known) return known;
   const seen: Observed = {};
+  observed.set(h, seen);
   const index: SearchIndex = searchIndexOf(h.app);
   const search = index.search.bind(index);
   index.search = async (q: SearchQuery) => {
@@ -129,7 +134,7 @@ async function pageTexts(h: Harness, docSetName: string): Promise<Map<string, st
   }
 }
 
-async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions): Promise<RunResult> {
+export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions): Promise<RunResult> {
   const seen = observe(h);
   const pages = await pageTexts(h, corpus.docSetName);
   const pageHasPhrase = (r: PageRef, phrase: string) =>

@@ -7,7 +7,7 @@ import {
   NO_ANSWER_TEXT,
   Passage,
 } from '../generation.port';
-import { composeSeveral } from './multi-document';
+import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
 import { CONTEXT_WEIGHT, passageContextStems, stemsWithDates } from './passage-context';
 import { segmentText } from './segments';
 import { contentStems, escapeMarkers, stem, STOP_WORDS, words } from './text';
@@ -29,6 +29,10 @@ export interface LocalGeneratorOptions {
    * flip, and the answer says it found no clear answer rather than cite a page that may be wrong.
    */
   minMargin?: number;
+  /** Weight of query terms a sentence's document context holds (default CONTEXT_WEIGHT). */
+  contextWeight?: number;
+  /** Shares of list and compare answers (default SEVERAL_DOCUMENTS). */
+  several?: Partial<typeof SEVERAL_DOCUMENTS>;
 }
 
 /** What a question asks for, from its wording: it decides which sentences look like an answer. */
@@ -172,10 +176,20 @@ export class LocalGenerator implements Generator {
   readonly provider = 'local' as const;
   readonly models = [LOCAL_MODELS.generator] as const;
   readonly defaultModel = LOCAL_MODELS.generator;
-  private readonly o: Required<LocalGeneratorOptions>;
+  private readonly o: Required<Omit<LocalGeneratorOptions, 'several'>> & {
+    several: typeof SEVERAL_DOCUMENTS;
+  };
 
   constructor(o: LocalGeneratorOptions = {}) {
-    this.o = { minCoverage: 0.34, followShare: 0.85, maxChars: 700, minMargin: 1.4, ...o };
+    this.o = {
+      minCoverage: 0.34,
+      followShare: 0.85,
+      maxChars: 700,
+      minMargin: 1.4,
+      contextWeight: CONTEXT_WEIGHT,
+      ...o,
+      several: { ...SEVERAL_DOCUMENTS, ...(o.several ?? {}) },
+    };
   }
 
   async *generate(input: GenerateInput): AsyncIterable<GenerationEvent> {
@@ -243,7 +257,7 @@ export class LocalGenerator implements Generator {
       const own = segmentsOf.get(c.passage) ?? [];
       let score = scoreSentence(q, c);
       if (score === 0) continue;
-      score += CONTEXT_WEIGHT * coveredByContextOnly(q, c);
+      score += this.o.contextWeight * coveredByContextOnly(q, c);
       const prev = REFERS_BACK.test(c.text) ? (own[c.index - 1]?.text ?? '') : '';
       if (hasEvidence(type, `${prev} ${c.text} ${own[c.index + 1]?.text ?? ''}`)) score *= 1.35;
       if (headingLike(c.text)) score *= 0.6;
@@ -256,7 +270,7 @@ export class LocalGenerator implements Generator {
     if (!best || best.score <= 0) return NO_ANSWER_TEXT;
     const scope = questionScope(input.question);
     if (scope !== 'single') {
-      const several = composeSeveral(scope, ranked, this.o.maxChars);
+      const several = composeSeveral(scope, ranked, this.o.maxChars, this.o.several);
       if (several) return several;
     }
     const rival = ranked.find(

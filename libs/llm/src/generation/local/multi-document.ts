@@ -22,7 +22,7 @@ export function composeSeveral(
   scope: Exclude<QuestionScope, 'single'>,
   ranked: readonly Candidate[],
   maxChars: number,
-  o = SEVERAL_DOCUMENTS,
+  o: typeof SEVERAL_DOCUMENTS = SEVERAL_DOCUMENTS,
 ): string | undefined {
   const bestOf = new Map<string, Candidate>();
   for (const c of ranked)
