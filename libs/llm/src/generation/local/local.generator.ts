@@ -10,7 +10,7 @@ import {
 import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
 import { CONTEXT_WEIGHT, passageContextStems, stemsWithDates } from './passage-context';
 import { segmentText } from './segments';
-import { contentStems, escapeMarkers, stem, STOP_WORDS, words } from './text';
+import { escapeMarkers, stem, STOP_WORDS, words } from './text';
 import { questionScope } from '../question-scope';
 
 export interface LocalGeneratorOptions {
