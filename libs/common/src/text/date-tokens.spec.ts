@@ -1,4 +1,4 @@
-import { dateMentions, dateTokens } from './date-tokens';
+import { dateMentions, dateTokens, withoutDates } from './date-tokens';
 
 describe('dateTokens', () => {
   it('gives a question and a document the same tokens for the same day', () => {
@@ -17,6 +17,12 @@ describe('dateTokens', () => {
   it('ignores impossible dates and plain numbers', () => {
     expect(dateTokens('13/45/2007 and 2,319 hours and version 4.2.2 and 2007')).toEqual([]);
     expect(dateTokens('February 30, 2023')).toEqual([]);
+  });
+
+  it('blanks the dates out of a text', () => {
+    expect(
+      withoutDates('Which accidents happened on December 8, 2007 or 12/09/2007?').replace(/\s+/g, ' '),
+    ).toBe('Which accidents happened on or ?');
   });
 
   it('lists mentions in order, one entry per mention', () => {

@@ -76,6 +76,13 @@ export function dateMentions(text: string): string[][] {
   return found.map((f) => [...new Set(f.tokens)]);
 }
 
+/** The text with its dates blanked out (what is left once the dates are taken as tokens). */
+export function withoutDates(text: string): string {
+  let out = text;
+  for (const { re } of PATTERNS) out = out.replace(new RegExp(re.source, re.flags), ' ');
+  return out;
+}
+
 /** Day and month tokens of every date in the text, in order of first appearance, no duplicates. */
 export function dateTokens(text: string): string[] {
   return [...new Set(dateMentions(text).flat())];

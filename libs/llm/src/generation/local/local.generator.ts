@@ -8,7 +8,7 @@ import {
   Passage,
 } from '../generation.port';
 import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
-import { CONTEXT_WEIGHT, passageContextStems, stemsWithDates } from './passage-context';
+import { CONTEXT_WEIGHT, passageContextStems, queryStems, stemsWithDates } from './passage-context';
 import { segmentText } from './segments';
 import { escapeMarkers, stem, STOP_WORDS, words } from './text';
 import { questionScope } from '../question-scope';
@@ -234,7 +234,7 @@ export class LocalGenerator implements Generator {
       `${input.question} ${input.query}`,
       candidates,
       scopeStems(input.question),
-      new Set(stemsWithDates(input.question)),
+      new Set(queryStems(input.question)),
     );
     if (q.total === 0) return NO_ANSWER_TEXT;
 
@@ -273,8 +273,15 @@ export class LocalGenerator implements Generator {
       const several = composeSeveral(scope, ranked, this.o.maxChars, this.o.several);
       if (several) return several;
     }
+    // A rival is a sentence of another page whose document the question points at as much as the
+    // best one's (its context holds as much of the query): a page of a document the question
+    // does not name is no coin flip against one it names.
+    const named = (c: Candidate) => covered(q, [...c.context]);
+    const bestNamed = named(best);
     const rival = ranked.find(
-      (c) => c.passage.fileName !== best.passage.fileName || c.passage.pageNumber !== best.passage.pageNumber,
+      (c) =>
+        (c.passage.fileName !== best.passage.fileName || c.passage.pageNumber !== best.passage.pageNumber) &&
+        named(c) >= bestNamed,
     );
     if (rival && rival.score > 0 && best.score < rival.score * this.o.minMargin) return NO_ANSWER_TEXT;
 
@@ -319,7 +326,7 @@ function weighQuery(
   scope: Set<string>,
   asked: Set<string>,
 ): WeightedQuery {
-  const order = [...new Set(stemsWithDates(text))];
+  const order = [...new Set(queryStems(text))];
   const df = new Map<string, number>(order.map((t) => [t, 0]));
   for (const c of candidates) {
     for (const t of new Set([...c.stems, ...c.context])) if (df.has(t)) df.set(t, (df.get(t) ?? 0) + 1);

@@ -1,4 +1,4 @@
-import { dateTokens } from '@docqa/common';
+import { dateTokens, withoutDates } from '@docqa/common';
 import type { Passage } from '../generation.port';
 import { contentStems } from './text';
 
@@ -14,6 +14,11 @@ export const CONTEXT_WEIGHT = 1;
 /** Content stems of a text plus the tokens of its dates. */
 export function stemsWithDates(text: string): string[] {
   return [...contentStems(text), ...dateTokens(text)];
+}
+
+/** A query's stems: its dates as tokens only (their words would count twice), the rest as content stems. */
+export function queryStems(text: string): string[] {
+  return [...contentStems(withoutDates(text)), ...dateTokens(text)];
 }
 
 /** Stems of a passage's document context (empty without one). */
