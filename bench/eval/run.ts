@@ -141,6 +141,8 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
     (pages.get(`${r.fileName}#${r.pageNumber}`) ?? []).some((v) => v.includes(normalisedPhrase(phrase)));
   const items: ItemRecord[] = [];
   const replays: Replay[] = [];
+  // Tuning aid: EVAL_DUMP_INPUTS=<dir> keeps what every /ask call handed the generator.
+  const dumped: Array<{ item: QaItem; input: GenerateInput | null }> = [];
   for (const item of loadQa(corpus.dir)) {
     for (const k of Object.keys(seen) as Array<keyof Observed>) delete seen[k];
     const t0 = Date.now();
@@ -172,7 +174,15 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
       ms,
     });
     if (score.cls !== 'unanswerable' && seen.generated) replays.push({ item, input: seen.generated });
+    dumped.push({ item, input: seen.generated ? { ...seen.generated, signal: undefined } : null });
     if (o.verbose) log(`${corpus.name} ${itemLine(items[items.length - 1])}`);
+  }
+  if (process.env.EVAL_DUMP_INPUTS) {
+    fs.mkdirSync(process.env.EVAL_DUMP_INPUTS, { recursive: true });
+    fs.writeFileSync(
+      path.join(process.env.EVAL_DUMP_INPUTS, `${corpus.name}.${h.engine}.json`),
+      JSON.stringify(dumped),
+    );
   }
   const sorted = items.map((r) => r.ms).sort((a, b) => a - b);
   const embedder = h.app.api.app.get<Embedder>(EMBEDDER);
