@@ -18,3 +18,4 @@ export * from './metrics/metrics';
 export * from './metrics/metrics-server';
 export * from './metrics/metrics.module';
 export * from './text/date-tokens';
+export * from './text/place-names';

@@ -1,4 +1,4 @@
-import { dateTokens } from '@docqa/common';
+import { dateTokens, statePostalCodes } from '@docqa/common';
 import type { SearchHit, SearchQuery, StoredChunk } from './search.port';
 
 /** Rank constant of reciprocal rank fusion (Cormack et al. 2009; also Elasticsearch's default). */
@@ -74,10 +74,13 @@ export interface FieldBoosts {
 
 export const DEFAULT_FIELD_BOOSTS: FieldBoosts = { section: 0.5, documentTitle: 1, documentTerms: 1 };
 
-/** The query of the context fields: the text plus the tokens of its dates (`dateTokens`). */
+/**
+ * The query of the BM25 leg: the text plus the tokens of its dates (`dateTokens`) and the postal
+ * codes of the US states it names (documents write `Tallahassee, FL`).
+ */
 export function contextQueryText(text: string): string {
-  const dates = dateTokens(text);
-  return dates.length ? `${text} ${dates.join(' ')}` : text;
+  const extra = [...dateTokens(text), ...statePostalCodes(text)];
+  return extra.length ? `${text} ${extra.join(' ')}` : text;
 }
 
 /** A leg's query, optionally restricted to some documents (the routed legs). */

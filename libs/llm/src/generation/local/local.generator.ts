@@ -29,6 +29,8 @@ export interface LocalGeneratorOptions {
    * flip, and the answer says it found no clear answer rather than cite a page that may be wrong.
    */
   minMargin?: number;
+  /** How much a passage's retrieval rank lowers its sentences' scores: 1 / (1 + rankPrior * rank) (default 0.15). */
+  rankPrior?: number;
   /** Weight of query terms a sentence's document context holds (default CONTEXT_WEIGHT). */
   contextWeight?: number;
   /** Shares of list and compare answers (default SEVERAL_DOCUMENTS). */
@@ -143,6 +145,8 @@ export interface Candidate {
   stems: string[];
   /** Stems of the passage's document context (shared by its sentences). */
   context: Set<string>;
+  /** Query weight the document context holds (times contextWeight): how much the question names its document. */
+  named: number;
   score: number;
 }
 
@@ -186,6 +190,7 @@ export class LocalGenerator implements Generator {
       followShare: 0.85,
       maxChars: 700,
       minMargin: 1.4,
+      rankPrior: 0.15,
       contextWeight: CONTEXT_WEIGHT,
       ...o,
       several: { ...SEVERAL_DOCUMENTS, ...(o.several ?? {}) },
@@ -224,6 +229,7 @@ export class LocalGenerator implements Generator {
         text,
         stems: stemsWithDates(text),
         context,
+        named: 0,
         score: 0,
       }));
       segmentsOf.set(passage, own);
@@ -257,33 +263,40 @@ export class LocalGenerator implements Generator {
       const own = segmentsOf.get(c.passage) ?? [];
       let score = scoreSentence(q, c);
       if (score === 0) continue;
-      score += this.o.contextWeight * coveredByContextOnly(q, c);
       const prev = REFERS_BACK.test(c.text) ? (own[c.index - 1]?.text ?? '') : '';
       if (hasEvidence(type, `${prev} ${c.text} ${own[c.index + 1]?.text ?? ''}`)) score *= 1.35;
       if (headingLike(c.text)) score *= 0.6;
       if (focusPattern?.test(c.text)) score *= 1.6;
       score *= (0.5 + (coverageOf.get(c.passage) ?? 0)) * (proseOf.get(c.passage) ?? 1);
-      c.score = score / (1 + 0.15 * c.rank);
+      // What the document's context holds is added after the sentence's own factors: it is the
+      // same for every sentence of the document, so it ranks documents and leaves the choice of a
+      // sentence within one document to what the sentences say.
+      c.named = this.o.contextWeight * covered(q, [...c.context]);
+      c.score = score / (1 + this.o.rankPrior * c.rank) + c.named;
     }
-    const ranked = [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
-    const best = ranked[0];
-    if (!best || best.score <= 0) return NO_ANSWER_TEXT;
+    const all = [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
+    if (!all[0] || all[0].score <= 0) return NO_ANSWER_TEXT;
     const scope = questionScope(input.question);
     if (scope !== 'single') {
-      const several = composeSeveral(scope, ranked, this.o.maxChars, this.o.several);
+      const several = composeSeveral(scope, all, this.o.maxChars, this.o.several);
       if (several) return several;
     }
-    // A rival is a sentence of another page whose document the question points at as much as the
-    // best one's (its context holds as much of the query): a page of a document the question
-    // does not name is no coin flip against one it names.
-    const named = (c: Candidate) => covered(q, [...c.context]);
-    const bestNamed = named(best);
+    const ranked = all;
+    const best = ranked[0];
+    // Rivals for the margin: sentences of other pages whose document the question names at least
+    // as much (a page of a document it does not name is no coin flip). Both are compared on what
+    // the sentences say, without the document match they share.
     const rival = ranked.find(
       (c) =>
         (c.passage.fileName !== best.passage.fileName || c.passage.pageNumber !== best.passage.pageNumber) &&
-        named(c) >= bestNamed,
+        c.named >= best.named,
     );
-    if (rival && rival.score > 0 && best.score < rival.score * this.o.minMargin) return NO_ANSWER_TEXT;
+    if (
+      rival &&
+      rival.score - best.named > 0 &&
+      best.score - best.named < (rival.score - best.named) * this.o.minMargin
+    )
+      return NO_ANSWER_TEXT;
 
     const own = segmentsOf.get(best.passage) ?? [];
     const chosen: Candidate[] = [];
@@ -352,23 +365,23 @@ function covered(q: WeightedQuery, stems: string[]): number {
   return sum;
 }
 
-/** Query weight the sentence's document context holds and the sentence itself does not. */
-function coveredByContextOnly(q: WeightedQuery, c: Candidate): number {
-  if (c.context.size === 0) return 0;
-  const own = new Set(c.stems);
-  let sum = 0;
-  for (const [t, w] of q.terms) if (c.context.has(t) && !own.has(t)) sum += w;
-  return sum;
-}
-
+/**
+ * What a sentence says about the question: the query terms it holds, bigrams kept in order, less
+ * for long sentences. Terms its document context holds (the document's name, identifiers, the
+ * section) say which document it is from, not what it answers: they are scored once for every
+ * sentence of the passage (CONTEXT_WEIGHT), never as the sentence's content, so a header line
+ * repeating a report's registration does not outscore the line that answers.
+ */
 function scoreSentence(q: WeightedQuery, c: Candidate): number {
   if (c.stems.length === 0) return 0;
-  const matched = covered(q, c.stems);
+  const content = c.context.size ? c.stems.filter((s) => !c.context.has(s)) : c.stems;
+  const matched = covered(q, content);
   if (matched === 0) return 0;
   let bigrams = 0;
   for (let i = 0; i + 1 < q.order.length; i++) {
     const a = q.order[i];
     const b = q.order[i + 1];
+    if (c.context.has(a) && c.context.has(b)) continue;
     for (let j = 0; j + 1 < c.stems.length; j++) {
       if (c.stems[j] === a && c.stems[j + 1] === b) {
         bigrams += Math.min(q.terms.get(a) ?? 0, q.terms.get(b) ?? 0);

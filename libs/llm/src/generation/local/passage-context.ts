@@ -1,4 +1,4 @@
-import { dateTokens, withoutDates } from '@docqa/common';
+import { abbreviateStates, dateTokens, withoutDates } from '@docqa/common';
 import type { Passage } from '../generation.port';
 import { contentStems } from './text';
 
@@ -16,9 +16,12 @@ export function stemsWithDates(text: string): string[] {
   return [...contentStems(text), ...dateTokens(text)];
 }
 
-/** A query's stems: its dates as tokens only (their words would count twice), the rest as content stems. */
+/**
+ * A query's stems: its dates as tokens only (their words would count twice), US state names as
+ * their postal codes (documents write `Elyria, OH`), the rest as content stems.
+ */
 export function queryStems(text: string): string[] {
-  return [...contentStems(withoutDates(text)), ...dateTokens(text)];
+  return [...contentStems(abbreviateStates(withoutDates(text))), ...dateTokens(text)];
 }
 
 /** Stems of a passage's document context (empty without one). */
