@@ -140,8 +140,26 @@ export function nameCounts(pages: readonly string[]): Map<string, NameStats> {
     const on = pagesOf.get(key) ?? new Set<number>();
     out.set(forms[0]?.[0] ?? key, { count: n, pages: on.size, onFirstPage: on.has(0) });
   }
+  // A model number after a name (`Aerostar 601`, `Cessna 172`, `Windows 11`) identifies as much
+  // as the name: it is kept as an identifier with the pair's counts.
+  const names = new Set([...out.keys()].map((k) => k.toLowerCase()));
+  const numbers = new Map<string, { count: number; pages: Set<number> }>();
+  pages.forEach((text, p) => {
+    for (const m of text.matchAll(NAME_NUMBER)) {
+      if (!names.has(m[1].toLowerCase()) || HAS_DIGIT.test(m[1])) continue;
+      const e = numbers.get(m[2]) ?? { count: 0, pages: new Set<number>() };
+      e.count++;
+      e.pages.add(p);
+      numbers.set(m[2], e);
+    }
+  });
+  for (const [n, e] of numbers)
+    if (!out.has(n)) out.set(n, { count: e.count, pages: e.pages.size, onFirstPage: e.pages.has(0) });
   return out;
 }
+
+/** A name followed by a number on the same line. */
+const NAME_NUMBER = /(?<![\p{L}\p{N}])(\p{Lu}[\p{L}'’-]*)[ \t]+(\p{N}+)(?![\p{L}\p{N}.,:/-])/gu;
 
 /**
  * The document's context from its file name, metadata title and page texts. Names are ranked by

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { assertDocsetsAllowed, AuthContext } from '@docqa/accounts';
-import { docqaMetrics, DomainError, ErrorCode } from '@docqa/common';
+import { abbreviateStates, docqaMetrics, DomainError, ErrorCode, withoutDates } from '@docqa/common';
 import { DocumentsRepository } from '@docqa/db';
 import {
   COHERE_CHAT_MODELS,
@@ -210,7 +210,9 @@ export class AskService {
     query: string,
     hits: SearchHit[],
   ): Promise<boolean> {
-    const terms = queryTerms(query);
+    // Dates and US state names as documents write them (12/08/2007, FL), so a question's
+    // "December 8" or "Florida" is not taken for a topic the docsets lack.
+    const terms = queryTerms(abbreviateStates(withoutDates(query)));
     if (terms.length === 0) return false;
     const present = new Set(hits.flatMap((h) => contentStems(h.chunk.text)));
     const absent = terms.filter((t) => !present.has(stem(t))).slice(0, FOREIGN_MAX_PROBES);
