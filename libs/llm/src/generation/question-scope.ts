@@ -23,3 +23,17 @@ export function questionScope(question: string): QuestionScope {
   if (LIST.test(q)) return 'list';
   return 'single';
 }
+
+/** A sentence that tells how to answer ("Give the registration numbers.", "Name the locations."). */
+const INSTRUCTION =
+  /^(give|name|list|provide|include|show|state|answer|cite|quote|mention|use|keep|format|reply|respond)\b/i;
+
+/**
+ * The question without its answer instructions: sentences after the first that start with an
+ * imperative ("Which accidents were fatal? Name the locations." -> "Which accidents were fatal?").
+ * They say what the answer should look like, not what the documents must be about.
+ */
+export function withoutInstructions(question: string): string {
+  const sentences = question.split(/(?<=[.?!])\s+/);
+  return [sentences[0], ...sentences.slice(1).filter((s) => !INSTRUCTION.test(s.trim()))].join(' ');
+}

@@ -15,6 +15,7 @@ import {
   Passage,
   questionScope,
   QuestionScope,
+  withoutInstructions,
   queryTerms,
   RERANKER,
   Reranker,
@@ -211,8 +212,9 @@ export class AskService {
     hits: SearchHit[],
   ): Promise<boolean> {
     // Dates and US state names as documents write them (12/08/2007, FL), so a question's
-    // "December 8" or "Florida" is not taken for a topic the docsets lack.
-    const terms = queryTerms(abbreviateStates(withoutDates(query)));
+    // "December 8" or "Florida" is not taken for a topic the docsets lack; answer instructions
+    // ("Name the locations.") are no topic either.
+    const terms = queryTerms(abbreviateStates(withoutDates(withoutInstructions(query))));
     if (terms.length === 0) return false;
     const present = new Set(hits.flatMap((h) => contentStems(h.chunk.text)));
     const absent = terms.filter((t) => !present.has(stem(t))).slice(0, FOREIGN_MAX_PROBES);

@@ -1,5 +1,5 @@
 import type { Passage } from '../generation.port';
-import { questionScope } from '../question-scope';
+import { questionScope, withoutInstructions } from '../question-scope';
 import { LocalGenerator } from './local.generator';
 
 /** Two reports of one template: the same sentence, told apart only by their document context. */
@@ -69,5 +69,17 @@ describe('questionScope', () => {
       'Which unit do the DocBook XSL stylesheets assume for a dimension given without units?',
     ])
       expect(questionScope(q)).toBe('single');
+  });
+});
+
+describe('withoutInstructions', () => {
+  it('drops answer instructions after the question, keeps the question', () => {
+    expect(withoutInstructions('Which of the accidents were fatal? Name the locations.')).toBe(
+      'Which of the accidents were fatal?',
+    );
+    expect(withoutInstructions('Give me the default. Why is it 2cm? List the options.')).toBe(
+      'Give me the default. Why is it 2cm?',
+    );
+    expect(withoutInstructions('latex set all margins 2cm')).toBe('latex set all margins 2cm');
   });
 });

@@ -261,6 +261,7 @@ export class LocalGenerator implements Generator {
       : undefined;
     for (const c of candidates) {
       const own = segmentsOf.get(c.passage) ?? [];
+      c.named = this.o.contextWeight * covered(q, [...c.context]);
       let score = scoreSentence(q, c);
       if (score === 0) continue;
       const prev = REFERS_BACK.test(c.text) ? (own[c.index - 1]?.text ?? '') : '';
@@ -271,14 +272,19 @@ export class LocalGenerator implements Generator {
       // What the document's context holds is added after the sentence's own factors: it is the
       // same for every sentence of the document, so it ranks documents and leaves the choice of a
       // sentence within one document to what the sentences say.
-      c.named = this.o.contextWeight * covered(q, [...c.context]);
       c.score = score / (1 + this.o.rankPrior * c.rank) + c.named;
     }
     const all = [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
     if (!all[0] || all[0].score <= 0) return NO_ANSWER_TEXT;
     const scope = questionScope(input.question);
     if (scope !== 'single') {
-      const several = composeSeveral(scope, all, this.o.maxChars, this.o.several);
+      const several = composeSeveral(
+        scope,
+        all,
+        this.o.maxChars,
+        (stems) => covered(q, [...stems]),
+        this.o.several,
+      );
       if (several) return several;
     }
     const ranked = all;
