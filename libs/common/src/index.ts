@@ -17,3 +17,6 @@ export * from './embedding/embedding-space';
 export * from './metrics/metrics';
 export * from './metrics/metrics-server';
 export * from './metrics/metrics.module';
+export * from './deadline/deadline';
+export * from './temporal/activity-monitor';
+export * from './shutdown/shutdown';

@@ -10,14 +10,20 @@ import {
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { docqaMetrics } from './metrics';
-import { MetricsServer, startMetricsServer } from './metrics-server';
+import { HealthReporter, MetricsServer, startMetricsServer } from './metrics-server';
 
 /** Starts the Prometheus endpoint (METRICS_PORT on BIND_HOST) with the app, stops it with the app. */
 @Injectable()
 export class MetricsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Metrics');
   private server?: MetricsServer;
+  private healthReporter?: HealthReporter;
   readonly metrics = docqaMetrics;
+
+  /** Serves the operator's health view on this port (`GET /health`); the api sets it. */
+  setHealthReporter(reporter: HealthReporter | undefined): void {
+    this.healthReporter = reporter;
+  }
 
   constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {}
 
@@ -33,6 +39,7 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
       host: this.cfg.bindHost,
       port: this.cfg.metricsPort,
       metrics: docqaMetrics,
+      health: () => this.healthReporter,
     });
     this.logger.log(`Prometheus metrics on http://${this.cfg.bindHost}:${this.server.port}/metrics`);
   }

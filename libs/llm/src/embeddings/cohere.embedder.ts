@@ -52,10 +52,13 @@ export class CohereEmbedder implements Embedder {
     });
   }
 
-  async embedDocuments(texts: string[]): Promise<number[][]> {
+  async embedDocuments(texts: string[], o: { signal?: AbortSignal } = {}): Promise<number[][]> {
     const out: number[][] = [];
     for (let i = 0; i < texts.length; i += COHERE_EMBED_BATCH) {
-      out.push(...(await this.embedBatch(texts.slice(i, i + COHERE_EMBED_BATCH), 'search_document')));
+      o.signal?.throwIfAborted();
+      out.push(
+        ...(await this.embedBatch(texts.slice(i, i + COHERE_EMBED_BATCH), 'search_document', o.signal)),
+      );
     }
     return out;
   }
@@ -68,6 +71,7 @@ export class CohereEmbedder implements Embedder {
   private async embedBatch(
     texts: string[],
     inputType: 'search_document' | 'search_query',
+    signal?: AbortSignal,
   ): Promise<number[][]> {
     if (texts.length === 0) return [];
     return withCohereRetry(
@@ -76,7 +80,7 @@ export class CohereEmbedder implements Embedder {
       async () => {
         const r = await this.client.embed(
           { model: this.o.model, texts, inputType, embeddingTypes: ['float'], truncate: 'END' },
-          { maxRetries: 0, timeoutInSeconds: this.o.timeoutSeconds ?? 60 },
+          { maxRetries: 0, timeoutInSeconds: this.o.timeoutSeconds ?? 60, abortSignal: signal },
         );
         const vectors = r.embeddings.float;
         if (
@@ -91,7 +95,7 @@ export class CohereEmbedder implements Embedder {
         }
         return vectors;
       },
-      { maxAttempts: this.o.maxAttempts, backoffMs: this.o.backoffMs },
+      { maxAttempts: this.o.maxAttempts, backoffMs: this.o.backoffMs, signal },
     );
   }
 }

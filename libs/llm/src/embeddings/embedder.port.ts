@@ -9,8 +9,11 @@ export interface Embedder extends EmbeddingSpace {
    * lexical local embedder, whose leg mostly repeats BM25 (measured in docs/benchmarks/search.md).
    */
   readonly recommendedVectorWeight: number;
-  /** Vectors for chunks to be indexed, in input order (search_document in Cohere's terms). */
-  embedDocuments(texts: string[]): Promise<number[][]>;
+  /**
+   * Vectors for chunks to be indexed, in input order (search_document in Cohere's terms). An
+   * aborted `signal` (a cancelled indexing activity) stops the work where the model allows it.
+   */
+  embedDocuments(texts: string[], o?: { signal?: AbortSignal }): Promise<number[][]>;
   /** Vector for a search query (search_query), in the same space as the documents. */
   embedQuery(text: string): Promise<number[]>;
 }
