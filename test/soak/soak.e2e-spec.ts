@@ -1,4 +1,4 @@
-// Issue #13's soak, bounded for `npm test` (DOCQA_SOAK_SECONDS, default 90, of operations per
+// Issue #13's soak, bounded for `npm test` (DOCQA_SOAK_SECONDS, default 60, of operations per
 // engine); `npm run test:soak` runs it longer. See soak.ts for what it does and checks.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,7 +8,7 @@ import { deleteEsPrefix } from '../search/es-cleanup';
 import { infra } from '../support/infra';
 import { Engine, runSoak, soakCorpora } from './soak';
 
-const SECONDS = Number(process.env.DOCQA_SOAK_SECONDS ?? 90);
+const SECONDS = Number(process.env.DOCQA_SOAK_SECONDS ?? 60);
 
 describe.each<Engine>(['embedded', 'elasticsearch'])('soak on the %s engine (issue #13)', (engine) => {
   it(

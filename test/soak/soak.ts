@@ -46,7 +46,8 @@ export interface SoakReport {
   operations: Record<string, number>;
   runsChecked: number;
   asks: { count: number; byStatus: Record<string, number>; p50Ms: number; p95Ms: number; maxMs: number };
-  health: { samples: number; ok: number; unavailable: number };
+  /** `/health` samples; `down` counts how often each part was named (details in the soak log). */
+  health: { samples: number; ok: number; unavailable: number; down: Record<string, number> };
   stuckObservations: number;
   heartbeatTimeouts: number;
   final: Record<string, unknown>;
@@ -122,6 +123,23 @@ interface Account {
   bucket: string;
 }
 
+const buckets = new Map<string, Promise<string>>();
+
+/** The corpus's bucket on the local S3 server, uploaded once per test process. */
+function bucketOf(corpus: Corpus): Promise<string> {
+  let b = buckets.get(corpus.name);
+  if (!b) {
+    b = (async () => {
+      const client = s3();
+      const bucket = await createBucket(client, `soak-${corpus.name}`);
+      await putMany(client, bucket, corpus.files, 4);
+      return bucket;
+    })();
+    buckets.set(corpus.name, b);
+  }
+  return b;
+}
+
 /** Runs one soak and returns its report (problems empty when every check held). */
 export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const log = o.log ?? (() => undefined);
@@ -153,14 +171,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       : {}),
   };
 
-  // Buckets first (uploads are slow on a loaded machine), then the product.
-  const s3client = s3();
+  // Buckets first (uploads are slow on a loaded machine; both engines' soaks read the same ones).
   const buckets: string[] = [];
-  for (const corpus of o.corpora) {
-    const bucket = await createBucket(s3client, `soak-${corpus.name}`);
-    await putMany(s3client, bucket, corpus.files, 4);
-    buckets.push(bucket);
-  }
+  for (const corpus of o.corpora) buckets.push(await bucketOf(corpus));
   let product: Product | undefined = await startProduct(env);
   const c: TestClient = product.client;
   const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
@@ -177,7 +190,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
 
   const askMs: number[] = [];
   const askStatus: Record<string, number> = {};
-  const health = { samples: 0, ok: 0, unavailable: 0 };
+  const health = { samples: 0, ok: 0, unavailable: 0, down: {} as Record<string, number> };
+  // The operator's view (metrics port, from the product's log) explains a 503 in the soak log.
+  const metricsPort = /Prometheus metrics on http:\/\/[^:]+:(\d+)/.exec(
+    fs.readFileSync(env.LOG_FILE!, 'utf8'),
+  )?.[1];
   let stuckObservations = 0;
   let heartbeatTimeouts = 0;
   let runsChecked = 0;
@@ -324,8 +341,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       log(`${a.corpus.name}: ${name}`);
       await fn(a).catch((err: Error) => problem(`${a.corpus.name} ${name}: ${err.message}`));
     }
-    // The last word: a plain run that must leave every file in its expected state.
-    const job = await index(a, true);
+    // The last word: a plain run (it picks up whatever a cancel or delete left) that must leave
+    // every file in its expected state.
+    const job = await index(a, false);
     if (job && (await waitRunEnd(a, 'final run'))) await checkLastRun(a, job, 'final run');
   };
 
@@ -370,7 +388,17 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
       const r = await c.get(`${P}/health`).catch(() => undefined);
       health.samples++;
       if (r?.status === 200) health.ok++;
-      else health.unavailable++;
+      else {
+        health.unavailable++;
+        for (const part of (r?.body?.down as string[] | undefined) ?? ['(no answer)'])
+          health.down[part] = (health.down[part] ?? 0) + 1;
+        if (metricsPort) {
+          const details = await fetch(`http://127.0.0.1:${metricsPort}/health`)
+            .then((x) => x.text())
+            .catch((err: Error) => err.message);
+          log(`health ${r?.status}: ${details}`);
+        }
+      }
       if (round++ % 3 === 0) {
         let stuck = false;
         try {
