@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode } from '@docqa/common';
+import { docsetNameProblem, DomainError, ErrorCode } from '@docqa/common';
 
 /**
  * Account API request parsing. Input is validated once, here, where each command is built:
@@ -11,7 +11,6 @@ export const PASSWORD_MAX = 128;
 export const EMAIL_MAX = 254;
 export const NAME_MAX = 100;
 export const TOKEN_NAME_MAX = 100;
-export const DOCSET_NAME_MAX = 200;
 export const TOKEN_DOCSETS_MAX = 100;
 const EMAIL_SHAPE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
 
@@ -132,6 +131,22 @@ function checkNewPassword(obj: Obj, errs: FieldErrors): string | undefined {
   return password;
 }
 
+/**
+ * Adds the problem of the first invalid name to `field` (the shared docset name rules of
+ * @docqa/common, so a scope can name exactly the docsets POST /index can create). True when all
+ * names are valid.
+ */
+export function checkDocsetNames(names: unknown[], field: string, errs: FieldErrors): boolean {
+  for (const n of names) {
+    const problem = docsetNameProblem(n);
+    if (problem) {
+      errs.add(field, `contains an invalid name (a docset name ${problem})`);
+      return false;
+    }
+  }
+  return true;
+}
+
 /** Accepts `true`, `"true"`, `"1"` and `1` (form-style booleans); everything else is not accepted. */
 function accepted(v: unknown): boolean {
   return v === true || v === 1 || v === '1' || v === 'true';
@@ -202,9 +217,7 @@ export function parseCreateToken(body: unknown): CreateTokenCommand {
     else if (v.length === 0) errs.add('docset_names', "can't be empty (omit it for every docset)");
     else if (v.length > TOKEN_DOCSETS_MAX)
       errs.add('docset_names', `is too long (maximum is ${TOKEN_DOCSETS_MAX} names)`);
-    else if (!v.every((n) => typeof n === 'string' && n.trim() !== '' && n.length <= DOCSET_NAME_MAX)) {
-      errs.add('docset_names', `must contain non-empty names of at most ${DOCSET_NAME_MAX} characters`);
-    } else docSetNames = [...new Set(v as string[])];
+    else if (checkDocsetNames(v, 'docset_names', errs)) docSetNames = [...new Set(v as string[])];
   }
   errs.throwIfAny();
   return { name: name as string, readOnly, docSetNames };

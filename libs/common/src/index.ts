@@ -17,3 +17,4 @@ export * from './embedding/embedding-space';
 export * from './metrics/metrics';
 export * from './metrics/metrics-server';
 export * from './metrics/metrics.module';
+export * from './validation/docset-name';
