@@ -1,4 +1,5 @@
 import { docsetNameProblem, DomainError, ErrorCode } from '@docqa/common';
+import { passwordPolicyProblem } from './users/password-policy';
 
 /**
  * Account API request parsing. Input is validated once, here, where each command is built:
@@ -116,13 +117,18 @@ function requiredString(v: unknown, field: string, errs: FieldErrors): string | 
   return v;
 }
 
-function checkNewPassword(obj: Obj, errs: FieldErrors): string | undefined {
+/** `email`: the account's e-mail address when known here (registration); the service checks it otherwise. */
+function checkNewPassword(obj: Obj, errs: FieldErrors, email?: string): string | undefined {
   const password = requiredString(obj.password, 'password', errs);
   if (password !== undefined) {
     if (password.length < PASSWORD_MIN)
       errs.add('password', `is too short (minimum is ${PASSWORD_MIN} characters)`);
-    if (password.length > PASSWORD_MAX)
+    else if (password.length > PASSWORD_MAX)
       errs.add('password', `is too long (maximum is ${PASSWORD_MAX} characters)`);
+    else {
+      const problem = passwordPolicyProblem(password, email);
+      if (problem) errs.add('password', problem);
+    }
   }
   const confirmation = requiredString(obj.password_confirmation, 'password_confirmation', errs);
   if (password !== undefined && confirmation !== undefined && confirmation !== password) {
@@ -165,7 +171,7 @@ export function parseRegister(body: unknown, requireTerms: boolean): RegisterCom
     if (email.length > EMAIL_MAX) errs.add('email', `is too long (maximum is ${EMAIL_MAX} characters)`);
     else if (!EMAIL_SHAPE.test(email)) errs.add('email', 'is invalid');
   }
-  const password = checkNewPassword(user, errs);
+  const password = checkNewPassword(user, errs, email);
   const name = optionalString(user.name, 'name', errs, NAME_MAX)?.trim() ?? '';
   const termsAccepted = accepted(user.terms_of_service);
   if (requireTerms && !termsAccepted) errs.add('terms_of_service', 'must be accepted');

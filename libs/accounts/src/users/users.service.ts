@@ -9,6 +9,7 @@ import { signGlobalId, verifySignedGlobalId } from '../profile/sgid';
 import { AccountSecrets } from '../secrets';
 import { ApiTokensService, DEFAULT_TOKEN_NAME, IssuedToken } from '../tokens/api-tokens.service';
 import { PasswordHasher } from './password-hasher';
+import { passwordPolicyProblem } from './password-policy';
 import { UsersRepository } from './users.repository';
 
 export interface RegisteredUser {
@@ -96,6 +97,8 @@ export class UsersService {
     if (!(await this.hasher.verify(u.passwordHash, cmd.currentPassword))) {
       throw unprocessable({ current_password: ['is invalid'] });
     }
+    const problem = passwordPolicyProblem(cmd.password, u.email);
+    if (problem) throw unprocessable({ password: [problem] });
     await this.users.updatePasswordHash(userId, await this.hasher.hash(cmd.password));
     this.logger.log({ userId }, 'password changed');
     return { success: true };
