@@ -4,9 +4,13 @@ const { startPostgres } = require('./postgres');
 const { startTemporal } = require('./temporal');
 const { startElasticsearch } = require('./elasticsearch');
 const { startS3 } = require('./s3');
+const { configureLanceRuntime } = require('../../libs/search/src/lance-runtime');
 
 module.exports = async function globalSetup() {
   const t0 = Date.now();
+  // What the embedded adapter does when it loads, done here in the real environment: Jest's
+  // sandboxed process.env never reaches the engine's native code in the suites that embed it.
+  configureLanceRuntime(process.env);
   const started = {};
   globalThis.__DOCQA_INFRA__ = started;
   try {

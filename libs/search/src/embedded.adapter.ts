@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import type { EmbeddingSpace } from '@docqa/common';
 import { LegHit, runSearch } from './fusion';
 import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
+import { configureLanceRuntime } from './lance-runtime';
 import { PartialIndexingError } from './search.errors';
 import {
   chunkId,
@@ -53,6 +54,10 @@ const COLUMNS = [
   'chunk_index',
   'text',
 ];
+
+// Before the engine's compute pool exists (it is sized once, on first use): a one-thread pool
+// deadlocks the full-text index builder (lance-runtime.ts).
+const LANCE_RUNTIME = configureLanceRuntime();
 
 /** Rows per merge-insert call: bounds memory of one write. */
 const WRITE_BATCH = 5000;
@@ -121,6 +126,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   constructor(private readonly o: EmbeddedSearchIndexOptions) {
     fs.mkdirSync(o.dir, { recursive: true });
+    if (LANCE_RUNTIME.threads < 2)
+      this.log.warn(
+        `LANCE_CPU_THREADS=${LANCE_RUNTIME.threads}: the full-text index builder can deadlock with fewer than 2 compute threads; unset it or raise it`,
+      );
     this.tableName = versionedIndexName('chunks', o.space).replace(/\./g, '-');
   }
 
