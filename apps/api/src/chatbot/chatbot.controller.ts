@@ -79,7 +79,8 @@ export class ChatbotController {
     description:
       'Needs a `cb_` chatbot key (API tokens get 401), a Pro or Business plan (403), and, when the key has an allowed ' +
       'origin, a matching Origin (or Referer) header (403). 50 (Pro) or 100 (Business) requests per key per hour, ' +
-      'shared with /support_emails; past that 429 `{ error, limit, reset_at }` with Retry-After. The docsets are ' +
+      'shared with /support_emails; only valid requests that reach an answer count (not 400s); past that 429 ' +
+      '`{ error, limit, reset_at }` with Retry-After. The docsets are ' +
       "the account's chatbot docsets (settings; default all). Only the last 10 `past_messages` are used. " +
       'With `stream: true` the answer is Server-Sent Events: `delta` (Markdown pieces), one `citations`, then ' +
       '`done` with the answer in the requested format, citations and support_email; `error` ends a failed stream. ' +
@@ -130,7 +131,8 @@ export class ChatbotController {
   @ApiOperation({
     summary: "Send a message to the account's support inbox (chatbot key).",
     description:
-      'Same key, plan, origin and rate-limit rules as ask_question (the hourly counter is shared). The message is ' +
+      'Same key, plan, origin and rate-limit rules as ask_question (the hourly counter is shared; a request counts ' +
+      'only when its message is queued, not when refused with 400 or 503). The message is ' +
       'stored in the mail outbox first and delivered by SMTP, retried with backoff until delivered; `sender_email` ' +
       'becomes Reply-To. 503 when SMTP is not configured or the account has no support address.',
   })

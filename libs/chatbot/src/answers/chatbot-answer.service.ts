@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AuthContext } from '@docqa/accounts';
 import { toDomainError } from '@docqa/common';
 import { AskEvent, AskService, ASK_LIMITS, Citation } from '@docqa/rag';
-import { ChatbotCaller } from '../access/chatbot-access.service';
+import { ChatbotAccessService, ChatbotCaller } from '../access/chatbot-access.service';
 import { ChatbotRepository } from '../chatbot.repository';
 import { AskQuestionCommand } from '../commands';
 import { ChatbotFilesService } from '../files/chatbot-files.service';
@@ -50,15 +50,20 @@ export class ChatbotAnswerService {
     private readonly ask: AskService,
     private readonly repo: ChatbotRepository,
     private readonly files: ChatbotFilesService,
+    private readonly access: ChatbotAccessService,
   ) {}
 
-  /** Checks pass before the first event; the iterable then yields the answer's events. */
+  /**
+   * Checks pass before the first event; the iterable then yields the answer's events. The request
+   * counts against the key's hourly limit from here (it is valid and reaches an answer).
+   */
   async stream(
     caller: ChatbotCaller,
     cmd: AskQuestionCommand,
     baseUrl: string,
     signal?: AbortSignal,
   ): Promise<AsyncIterable<ChatbotEvent>> {
+    await this.access.countRequest(caller);
     const auth = await this.askerFor(caller);
     const events = await this.ask.stream(
       auth,

@@ -61,6 +61,7 @@ export interface AppConfig {
   sourceRequestTimeoutMs: number;
   metricsEnabled: boolean;
   metricsPort: number;
+  metricsHost: string;
   maxBodyBytes: number;
   requireTermsOfService: boolean;
   gitCommit?: string;

@@ -296,8 +296,14 @@ export const CONFIG_VARIABLES = [
     name: 'METRICS_PORT',
     kind: 'port',
     default: '9464',
+    description: 'Port of the plain-HTTP Prometheus endpoint (on METRICS_HOST). 0 picks a free port (tests).',
+  },
+  {
+    name: 'METRICS_HOST',
+    kind: 'string',
+    default: '127.0.0.1',
     description:
-      'Port of the plain-HTTP Prometheus endpoint, bound to BIND_HOST; keep it on the internal network. 0 picks a free port (tests).',
+      'Address the Prometheus endpoint binds to. Default loopback: only this machine can scrape it (plain HTTP, no credential). Set it (e.g. 0.0.0.0 or an internal interface address) only where the port is reachable from the internal network alone.',
   },
   {
     name: 'MAX_BODY_BYTES',
