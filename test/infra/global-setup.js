@@ -4,9 +4,13 @@ const { startPostgres } = require('./postgres');
 const { startTemporal } = require('./temporal');
 const { startElasticsearch } = require('./elasticsearch');
 const { startS3 } = require('./s3');
+const { installModels } = require('../../scripts/models');
 
 module.exports = async function globalSetup() {
   const t0 = Date.now();
+  // The semantic embedder is the default local model: suites where retrieval quality matters run
+  // it for real. Installed once into ~/.cache/docqa (seconds when cached).
+  await installModels(['embedder'], { log: (l) => console.log(`\n${l}`) });
   const started = {};
   globalThis.__DOCQA_INFRA__ = started;
   try {

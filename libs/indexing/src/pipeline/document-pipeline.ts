@@ -106,9 +106,8 @@ export class DocumentPipeline {
       const batch = chunks.slice(next, next + UPSERT_BATCH);
       const vectors: number[][] = [];
       for (let i = 0; i < batch.length; i += EMBED_BATCH) {
-        vectors.push(
-          ...(await this.embedder.embedDocuments(batch.slice(i, i + EMBED_BATCH).map((c) => c.text))),
-        );
+        const texts = batch.slice(i, i + EMBED_BATCH).map((c) => c.text);
+        vectors.push(...(await this.embedder.embedDocuments(texts, { signal: o.signal })));
         o.signal?.throwIfAborted();
       }
       const records: ChunkRecord[] = batch.map((c, i) => ({
