@@ -11,6 +11,7 @@ export * from './logging/logging';
 export * from './temporal/temporal.constants';
 export * from './temporal/temporal.module';
 export * from './embedded/temporal-dev-server';
+export * from './embedded/cache-dir';
 export * from './config/config-docs';
 export * from './crypto/crypto';
 export * from './embedding/embedding-space';

@@ -16,6 +16,7 @@ export interface AppConfig {
   logLevel: string;
   logFile?: string;
   dataDir: string;
+  docqaCacheDir?: string;
   httpsPort: number;
   httpPort: number;
   bindHost: string;
@@ -47,6 +48,10 @@ export interface AppConfig {
   cohereRerankModel?: string;
   sseKeepaliveMs: number;
   localAnswerMinMargin: string;
+  localEmbedder: 'auto' | 'minilm' | 'hashing';
+  localEmbedderModelDir?: string;
+  localEmbedderThreads: number;
+  localEmbedderBatchSize: number;
   smtpUrl?: string;
   mailFrom: string;
   mailOutboxPollMs: number;
