@@ -224,6 +224,14 @@ describe('Account API: registration, profile, password, accounts', () => {
       // The avatar is served by this service, as SVG, without a credential.
       const avatarUrl = new URL(res.body.avatar_url);
       expect(avatarUrl.origin).toBe(app.client.baseUrl);
+      // The URL comes from the service's public base URL, not from the client's Host header.
+      const spoofed = await app.client.get('/api/v1/me', {
+        token: u.token,
+        headers: { host: 'evil.example.com' },
+      });
+      expect(spoofed.status).toBe(200);
+      expect(spoofed.body.avatar_url).toBe(res.body.avatar_url);
+      expect(spoofed.body.content).not.toContain('evil.example.com');
       expect(avatarUrl.pathname).toBe(`/api/v1/users/${u.id}/avatar.svg`);
       const avatar = await app.client.get(avatarUrl.pathname + avatarUrl.search);
       expect(avatar.status).toBe(200);
@@ -429,5 +437,24 @@ describe('Account API: registration, profile, password, accounts', () => {
     expect(res.body.components.schemas.AccountErrorDto.properties).toHaveProperty('reset_at');
     expect(paths['/api/v1/auth'].post.responses).toHaveProperty('429');
     expect(paths['/api/v1/api_tokens'].post.tags).toContain('Account API: extensions');
+  });
+
+  describe('PUBLIC_BASE_URL', () => {
+    it('absolute URLs in responses use the configured public base URL', async () => {
+      const behindProxy = await startTestApp({ env: { PUBLIC_BASE_URL: 'https://docs.example.com/' } });
+      try {
+        const u = await register(behindProxy);
+        const res = await behindProxy.client.get('/api/v1/me', {
+          token: u.token,
+          headers: { host: 'evil.example.com' },
+        });
+        expect(res.status).toBe(200);
+        expect(res.body.avatar_url).toMatch(
+          new RegExp(`^https://docs\\.example\\.com/api/v1/users/${u.id}/avatar\\.svg\\?s=`),
+        );
+      } finally {
+        await behindProxy.close();
+      }
+    });
   });
 });

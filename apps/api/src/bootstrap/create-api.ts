@@ -13,6 +13,7 @@ import {
   docqaMetrics,
   DomainError,
   MetricsService,
+  publicBaseUrlOf,
   renderError,
   surfaceOf,
   toDomainError,
@@ -143,6 +144,8 @@ export async function createApi(
 
   const httpsServer = app.getHttpServer() as https.Server;
   const httpsPort = await listen(httpsServer, cfg.httpsPort, cfg.bindHost);
+  // Absolute URLs in responses (avatar_url, citation links) use this, never the request's Host.
+  cfg.publicBaseUrl = publicBaseUrlOf(cfg, httpsPort);
   const httpServer = createPlainHttpServer(cfg.trustProxy, expressApp);
   const httpPort = await listen(httpServer, cfg.httpPort, cfg.bindHost);
 

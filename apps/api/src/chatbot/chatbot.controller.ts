@@ -20,7 +20,6 @@ import {
   SupportMailService,
 } from '@docqa/chatbot';
 import { APP_CONFIG, AppConfig } from '@docqa/common';
-import { baseUrlOf } from '../accounts/request-info';
 import { streamEvents } from '../document-proxy/sse';
 import {
   AskQuestionDto,
@@ -115,13 +114,12 @@ export class ChatbotController {
   ): Promise<void> {
     const cmd = parseAskQuestion(body);
     const abort = abortOnClose(res);
-    const baseUrl = baseUrlOf(req);
     if (!cmd.stream) {
-      const result = await this.answers.answer(caller, cmd, baseUrl, abort.signal);
+      const result = await this.answers.answer(caller, cmd, abort.signal);
       if (!res.writableEnded && !res.destroyed) res.status(200).json(result);
       return;
     }
-    const events = await this.answers.stream(caller, cmd, baseUrl, abort.signal);
+    const events = await this.answers.stream(caller, cmd, abort.signal);
     await streamEvents(req, res, events, abort, this.cfg.sseKeepaliveMs);
   }
 

@@ -60,7 +60,6 @@ export class ChatbotAnswerService {
   async stream(
     caller: ChatbotCaller,
     cmd: AskQuestionCommand,
-    baseUrl: string,
     signal?: AbortSignal,
   ): Promise<AsyncIterable<ChatbotEvent>> {
     await this.access.countRequest(caller);
@@ -77,16 +76,11 @@ export class ChatbotAnswerService {
       },
       signal,
     );
-    return this.translate(caller, cmd, baseUrl, events, signal);
+    return this.translate(caller, cmd, events, signal);
   }
 
-  async answer(
-    caller: ChatbotCaller,
-    cmd: AskQuestionCommand,
-    baseUrl: string,
-    signal?: AbortSignal,
-  ): Promise<ChatbotAnswer> {
-    for await (const e of await this.stream(caller, { ...cmd, stream: false }, baseUrl, signal)) {
+  async answer(caller: ChatbotCaller, cmd: AskQuestionCommand, signal?: AbortSignal): Promise<ChatbotAnswer> {
+    for await (const e of await this.stream(caller, { ...cmd, stream: false }, signal)) {
       if (e.type === 'done')
         return { answer: e.answer, citations: e.citations, support_email: e.support_email };
       if (e.type === 'error') throw new Error(e.error);
@@ -108,7 +102,6 @@ export class ChatbotAnswerService {
   private async *translate(
     caller: ChatbotCaller,
     cmd: AskQuestionCommand,
-    baseUrl: string,
     events: AsyncIterable<AskEvent>,
     signal?: AbortSignal,
   ): AsyncIterable<ChatbotEvent> {
@@ -117,7 +110,7 @@ export class ChatbotAnswerService {
       for await (const e of events) {
         if (e.type === 'delta') yield { type: 'delta', text: e.text };
         else if (e.type === 'citations') {
-          citations = e.citations.map((c) => this.citation(caller.accountId, c, baseUrl));
+          citations = e.citations.map((c) => this.citation(caller.accountId, c));
           yield { type: 'citations', citations };
         } else if (e.type === 'done') {
           const answer =
@@ -142,16 +135,16 @@ export class ChatbotAnswerService {
     }
   }
 
-  private citation(accountId: number, c: Citation, baseUrl: string): ChatbotCitation {
+  private citation(accountId: number, c: Citation): ChatbotCitation {
     return {
       index: c.index,
       fileName: c.fileName,
       pageNumber: c.pageNumber,
-      source: this.files.linkFor(
-        accountId,
-        { documentId: c.sourceMetadata.documentId, fileName: c.fileName, pageNumber: c.pageNumber },
-        baseUrl,
-      ),
+      source: this.files.linkFor(accountId, {
+        documentId: c.sourceMetadata.documentId,
+        fileName: c.fileName,
+        pageNumber: c.pageNumber,
+      }),
     };
   }
 }

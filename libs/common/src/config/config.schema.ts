@@ -67,6 +67,12 @@ export const CONFIG_VARIABLES = [
     description: 'PEM private key for HTTPS. Must be set together with TLS_CERT_FILE.',
   },
   {
+    name: 'PUBLIC_BASE_URL',
+    kind: 'url',
+    description:
+      "https:// address clients reach the API at (behind a load balancer: its public name), used for absolute URLs in responses (avatar_url, chatbot citation links). Never taken from the request's Host header. Unset: https://localhost:HTTPS_PORT, the address `npm start` prints.",
+  },
+  {
     name: 'TRUST_PROXY',
     kind: 'bool',
     default: 'false',
