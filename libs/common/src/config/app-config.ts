@@ -46,6 +46,13 @@ export interface AppConfig {
   indexingConcurrency: number;
   indexingChildrenPerRun: number;
   indexingMaxFileBytes: number;
+  indexingStallAfterMs: number;
+  searchReadTimeoutMs: number;
+  searchWriteTimeoutMs: number;
+  searchLockTimeoutMs: number;
+  searchMaintenanceTimeoutMs: number;
+  healthCheckTimeoutMs: number;
+  shutdownTimeoutMs: number;
   cohereApiKey?: string;
   cohereBaseUrl?: string;
   cohereEmbedModel: string;

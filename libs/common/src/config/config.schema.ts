@@ -186,6 +186,55 @@ export const CONFIG_VARIABLES = [
     description: 'Largest source file that is indexed; a larger file ends ERROR with a reason.',
   },
   {
+    name: 'INDEXING_STALL_AFTER_MS',
+    kind: 'int',
+    default: '120000',
+    description:
+      'Health reports `indexing` down (503 on /health and /health/ready) when indexing activities have waited longer than this to start while no activity started, heartbeated or finished in that time: the worker is wedged.',
+  },
+  {
+    name: 'SEARCH_READ_TIMEOUT_MS',
+    kind: 'int',
+    default: '10000',
+    description:
+      'Deadline of one search-index read (a search leg, a count). A read past it fails with 503 DEPENDENCY_UNAVAILABLE instead of waiting.',
+  },
+  {
+    name: 'SEARCH_WRITE_TIMEOUT_MS',
+    kind: 'int',
+    default: '120000',
+    description:
+      'Deadline of one search-index write (a batch of chunks, a delete). Past it the indexing step fails as a retryable activity failure.',
+  },
+  {
+    name: 'SEARCH_LOCK_TIMEOUT_MS',
+    kind: 'int',
+    default: '60000',
+    description:
+      'Embedded engine: longest wait for its write lock (writes and index maintenance take turns). Past it the write fails as retryable.',
+  },
+  {
+    name: 'SEARCH_MAINTENANCE_TIMEOUT_MS',
+    kind: 'int',
+    default: '600000',
+    description:
+      'Embedded engine: deadline of index maintenance (compaction, folding new rows into the indices). Past it an error is logged and health reports search down until it ends.',
+  },
+  {
+    name: 'HEALTH_CHECK_TIMEOUT_MS',
+    kind: 'int',
+    default: '3000',
+    description:
+      'Deadline of each dependency probe of /health and /health/ready (Postgres query, Temporal, search read and write probes); a probe past it reports its part down.',
+  },
+  {
+    name: 'SHUTDOWN_TIMEOUT_MS',
+    kind: 'int',
+    default: '25000',
+    description:
+      'On SIGINT/SIGTERM: time for a graceful stop (running activities are cancelled, engines closed) before the process exits anyway, logging what did not stop.',
+  },
+  {
     name: 'COHERE_API_KEY',
     kind: 'string',
     secret: true,
