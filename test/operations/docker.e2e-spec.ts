@@ -131,13 +131,13 @@ describe('docker/Dockerfile', () => {
 
   it('bakes the local embedding model into the runtime image, built without Python in the runtime', () => {
     const models = inStage('models');
-    expect(models.some((i) => i.keyword === 'RUN' && /scripts\/models\/index\.js embedder/.test(i.args))).toBe(
-      true,
-    );
+    expect(
+      models.some((i) => i.keyword === 'RUN' && /scripts\/models\/index\.js embedder/.test(i.args)),
+    ).toBe(true);
     const runtime = inStage('runtime');
-    expect(runtime.some((i) => i.keyword === 'COPY' && /^--from=models \/opt\/docqa\/models /.test(i.args))).toBe(
-      true,
-    );
+    expect(
+      runtime.some((i) => i.keyword === 'COPY' && /^--from=models \/opt\/docqa\/models /.test(i.args)),
+    ).toBe(true);
     expect(runtime.find((i) => i.keyword === 'ENV')?.args).toMatch(
       /LOCAL_EMBEDDER_MODEL_DIR=\/opt\/docqa\/models\/all-MiniLM-L6-v2/,
     );
