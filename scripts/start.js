@@ -27,6 +27,9 @@ async function build() {
   const sources = Math.max(...['apps', 'libs', 'workflows'].map((d) => newestMtime(path.join(root, d))));
   if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= sources) return 'up to date';
   execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
+  // tsc's incremental build leaves unchanged outputs untouched: mark the build as current
+  const now = new Date();
+  fs.utimesSync(entry, now, now);
   return 'built (sources changed since the last build)';
 }
 
