@@ -131,8 +131,9 @@ describe('local embedder selection (LOCAL_EMBEDDER)', () => {
   it('auto without the model: the hashing embedder, with a warning that says how to install it', async () => {
     const e = await createEmbedder(loadConfig({ ...base, LOCAL_EMBEDDER_MODEL_DIR: empty }));
     expect(e).toBeInstanceOf(LocalHashingEmbedder);
-    expect(e.warning).toMatch(/not installed/);
+    expect(e.warning).toMatch(/^Semantic search is off: the local embedding model is not installed; /);
     expect(e.warning).toMatch(/npm run models:install/);
+    expect(e.warning).not.toContain(empty); // shown by the public /version: no server path
   });
 
   it('minilm without the model refuses to start; hashing never loads a model', async () => {

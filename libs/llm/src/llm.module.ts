@@ -11,7 +11,11 @@ import { CohereConnection } from './cohere/cohere-client';
 import { CohereEmbedder } from './embeddings/cohere.embedder';
 import { Embedder, EMBEDDER } from './embeddings/embedder.port';
 import { LocalHashingEmbedder } from './embeddings/local-hashing.embedder';
-import { defaultLocalModelDir, LOCAL_EMBEDDER_INSTALL_HINT } from './embeddings/onnx/local-model';
+import {
+  defaultLocalModelDir,
+  LOCAL_EMBEDDER_INSTALL_HINT,
+  LocalModelMissingError,
+} from './embeddings/onnx/local-model';
 import { OnnxEmbedder } from './embeddings/onnx/onnx.embedder';
 import { CohereGenerator } from './generation/cohere/cohere.generator';
 import { CohereReranker } from './generation/cohere/cohere.reranker';
@@ -59,10 +63,13 @@ export async function createEmbedder(cfg: AppConfig): Promise<Embedder> {
     if (cfg.localEmbedder === 'minilm') {
       throw new ConfigError(`LOCAL_EMBEDDER=minilm: ${reason}. ${LOCAL_EMBEDDER_INSTALL_HINT}`);
     }
-    const warning =
-      `Semantic search is off: ${reason}. Using the lexical hashing embedder instead. ` +
-      LOCAL_EMBEDDER_INSTALL_HINT;
-    new Logger('LlmModule').warn(warning);
+    // /version is public: the warning names no path; the log line has the details
+    const what =
+      err instanceof LocalModelMissingError
+        ? 'the local embedding model is not installed'
+        : 'the local embedding model could not be loaded';
+    const warning = `Semantic search is off: ${what}; the lexical hashing embedder stands in. ${LOCAL_EMBEDDER_INSTALL_HINT}`;
+    new Logger('LlmModule').warn(`${warning} (${reason})`);
     return new LocalHashingEmbedder({ warning });
   }
 }
