@@ -77,6 +77,7 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
       workflowsPath: WORKFLOWS_PATH,
       activities: this.activities(),
       interceptors: { activity: [(ctx) => ({ inbound: new MonitoredActivity(ctx) })] },
+      maxConcurrentActivityTaskExecutions: this.cfg.workerMaxConcurrentActivities,
       // Shutdown within SHUTDOWN_TIMEOUT_MS: running activities get a fifth of it to finish, then
       // are cancelled (each stops within CANCEL_GRACE_MS); past three fifths the worker gives up.
       shutdownGraceTime: Math.round(this.cfg.shutdownTimeoutMs / 5),

@@ -102,6 +102,13 @@ const FTS_OPTIONS = {
   maxTokenLength: 64,
 };
 
+/**
+ * One row the read probe of `health` searches for, so the probe runs the real search path (the
+ * full-text and vector legs decode rows on the engine's compute pool, the part that wedged in
+ * issue #13). Its account id is not a real one, and every search and delete is account-scoped.
+ */
+const PROBE = { accountId: '__health_probe__', docSetName: '__health_probe__', text: 'docqa health probe' };
+
 /** Reads past their deadline that may still be running before new reads fail at once. */
 const MAX_OVERDUE_READS = 4;
 
@@ -130,6 +137,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private db?: Promise<lancedb.Connection>;
   private table?: Promise<lancedb.Table>;
   private ftsReady = false;
+  /** The probe row exists (written with the first write of a table). */
+  private probeRow = false;
   private optimizeTimer?: NodeJS.Timeout;
   private closed = false;
 
@@ -153,6 +162,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       });
       const indices = await t.listIndices();
       this.ftsReady = indices.some((i) => i.columns.includes('text') && i.indexType === 'FTS');
+      this.probeRow = (await t.countRows(`account_id = ${sqlString(PROBE.accountId)}`)) > 0;
       return t;
     })().catch((err: unknown) => {
       this.table = undefined;
@@ -273,6 +283,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
             await t.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
             indexed += rows.length;
           }
+          if (!this.probeRow) {
+            await t.add([toRow(this.probeChunk())]);
+            this.probeRow = true;
+          }
           if (!this.ftsReady) {
             await t.createIndex('text', { config: lancedb.Index.fts(FTS_OPTIONS), replace: true });
             await t.createIndex('account_id', { config: lancedb.Index.bitmap(), replace: true });
@@ -369,10 +383,26 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return out;
   }
 
+  private probeChunk(): ChunkRecord {
+    const embedding = new Array<number>(this.o.space.dimensions).fill(0);
+    embedding[0] = 1;
+    return {
+      ...PROBE,
+      documentId: PROBE.accountId,
+      fileName: PROBE.accountId,
+      pageNumber: '1',
+      sourceType: 'S3',
+      sourceId: PROBE.accountId,
+      chunkIndex: 0,
+      embedding,
+    };
+  }
+
   async stats(accountId?: string): Promise<SearchIndexStats> {
-    const chunks = await this.read('count', (t) =>
+    const counted = await this.read('count', (t) =>
       t.countRows(accountId ? `account_id = ${sqlString(accountId)}` : undefined),
     );
+    const chunks = accountId || !this.probeRow ? counted : counted - 1;
     return {
       engine: this.engine,
       indexName: this.tableName,
@@ -422,9 +452,23 @@ export class EmbeddedSearchIndex implements SearchIndex {
       problems.push(`${this.overdueReads} read(s) running past their deadline`);
     } else {
       try {
-        await this.read(
+        const probe = this.probeChunk();
+        await this.read<unknown>(
           'health probe',
-          (t) => t.query().where(`account_id = '__health_probe__'`).select(['id']).limit(1).toArray(),
+          (t) =>
+            this.probeRow
+              ? runSearch(
+                  {
+                    ...PROBE,
+                    docSetNames: [PROBE.docSetName],
+                    vector: probe.embedding,
+                    limit: 1,
+                    minimumSimilarityScore: -1,
+                  },
+                  { bm25: (q, size) => this.bm25(t, q, size), vector: (q, size) => this.knn(t, q, size) },
+                  this.o.space.dimensions,
+                )
+              : t.countRows(), // nothing was ever written: there is nothing to decode
           ms,
         );
         read = 'up';

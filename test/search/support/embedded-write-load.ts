@@ -4,15 +4,26 @@
 // every few writes as the adapter schedules it when writes go idle, and a hybrid search after every
 // write. Each call must answer within CALL_DEADLINE_MS; the script prints one JSON line per round
 // and exits 0 when every round finished, 2 when a call did not answer (the engine wedged).
+// LOAD_PRODUCT_SPACE=1 writes into the table of the embedder the configuration selects (the table
+// the product opens in that data directory), under account "seed"; LOAD_FINAL_OPTIMIZE=0 leaves
+// the last rounds' rows to the next maintenance.
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { loadConfig } from '@docqa/common';
+import { createEmbedder } from '@docqa/llm';
 import { EmbeddedSearchIndex } from '@docqa/search/embedded.adapter';
 import type { ChunkRecord } from '@docqa/search';
 
 const dir = process.argv[2] ?? path.join(os.tmpdir(), `docqa-load-${process.pid}`);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 30);
 const CALL_DEADLINE_MS = Number(process.env.LOAD_CALL_DEADLINE_MS ?? 60_000);
-const DIMS = 64;
+const FINAL_OPTIMIZE = process.env.LOAD_FINAL_OPTIMIZE !== '0';
+const PRODUCT_SPACE = process.env.LOAD_PRODUCT_SPACE === '1';
+const SPACE = PRODUCT_SPACE
+  ? (({ modelName, dimensions }) => ({ modelName, dimensions }))(createEmbedder(loadConfig()))
+  : { modelName: 'load', dimensions: 64 };
+const ACCOUNT = PRODUCT_SPACE ? 'seed' : '1';
+const DIMS = SPACE.dimensions;
 const BATCH = 384;
 
 // Seeded generator: the same text every run, so the data size where a stall appears is reproducible.
@@ -33,7 +44,7 @@ const vector = () => Array.from({ length: DIMS }, () => random() - 0.5);
 
 function chunks(documentId: string): ChunkRecord[] {
   return Array.from({ length: BATCH }, (_, i) => ({
-    accountId: '1',
+    accountId: ACCOUNT,
     docSetName: 'load',
     documentId,
     fileName: `${documentId}.pdf`,
@@ -64,20 +75,16 @@ async function within<T>(what: string, p: Promise<T>): Promise<T> {
 }
 
 async function main(): Promise<void> {
-  const index = new EmbeddedSearchIndex({
-    dir,
-    space: { modelName: 'load', dimensions: DIMS },
-    optimizeDelayMs: 60_000,
-  });
+  const index = new EmbeddedSearchIndex({ dir, space: SPACE, optimizeDelayMs: 60_000 });
   for (let round = 0; round < ROUNDS; round++) {
     const t0 = Date.now();
     const documentId = round % 7 === 6 ? `doc-${round - 3}` : `doc-${round}`;
-    if (round % 7 === 6) await within(`delete (round ${round})`, index.deleteByDocument('1', documentId));
+    if (round % 7 === 6) await within(`delete (round ${round})`, index.deleteByDocument(ACCOUNT, documentId));
     await within(`upsert (round ${round})`, index.upsert(chunks(documentId)));
     const hits = await within(
       `search (round ${round})`,
       index.search({
-        accountId: '1',
+        accountId: ACCOUNT,
         docSetNames: ['load'],
         text: text(3),
         vector: vector(),
@@ -85,11 +92,13 @@ async function main(): Promise<void> {
         minimumSimilarityScore: -1,
       }),
     );
-    if (round % 5 === 4) await within(`optimize (round ${round})`, index.optimize());
+    if (round % 5 === 4 && (FINAL_OPTIMIZE || round < ROUNDS - 1))
+      await within(`optimize (round ${round})`, index.optimize());
     const { chunks: rows } = await within('count', index.stats());
     console.log(JSON.stringify({ round, rows, hits: hits.length, ms: Date.now() - t0 }));
   }
-  await within('close', index.close());
+  // A seed leaves its last rows to the next maintenance: exit without the one close() would run.
+  if (FINAL_OPTIMIZE) await within('close', index.close());
   console.log(JSON.stringify({ done: true }));
 }
 

@@ -46,6 +46,7 @@ export interface AppConfig {
   indexingConcurrency: number;
   indexingChildrenPerRun: number;
   indexingMaxFileBytes: number;
+  workerMaxConcurrentActivities: number;
   indexingStallAfterMs: number;
   searchReadTimeoutMs: number;
   searchWriteTimeoutMs: number;

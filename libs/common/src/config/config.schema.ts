@@ -186,6 +186,13 @@ export const CONFIG_VARIABLES = [
     description: 'Largest source file that is indexed; a larger file ends ERROR with a reason.',
   },
   {
+    name: 'WORKER_MAX_CONCURRENT_ACTIVITIES',
+    kind: 'int',
+    default: '100',
+    description:
+      'Activity slots of one worker process (Temporal maxConcurrentActivityTaskExecutions): how many indexing steps it runs at once. A step that stops answering frees its slot at its deadline or cancellation.',
+  },
+  {
     name: 'INDEXING_STALL_AFTER_MS',
     kind: 'int',
     default: '120000',
