@@ -82,6 +82,9 @@ export function main(): void {
           `DocQA is up (${Date.now() - t0} ms)`,
           `  API           ${base}/api/v1  (Document API: ${base}/api/v1/document_proxy)`,
           `  API docs      ${base}/api/docs`,
+          ...(cfg.publicBaseUrl && cfg.publicBaseUrl !== base
+            ? [`  Public URL    ${cfg.publicBaseUrl}  (PUBLIC_BASE_URL: links in responses)`]
+            : []),
           `  Temporal UI   ${temporalUi}`,
           `  CA file       ${api.tls.caFile}   (curl --cacert ${api.tls.caFile} ${base}/api/v1/document_proxy/health)`,
           `  Plain HTTP    http://localhost:${api.httpPort} (refuses every request with 403)`,

@@ -70,8 +70,11 @@ export class HealthController {
 
   @Get('version')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Running application version (no credential).' })
-  @ApiOkResponse({ description: '`{ name, version, commit }`' })
+  @ApiOperation({
+    summary:
+      'Running application version (no credential), and the embedder in use: its model and dimensions select the search index version; `warning` says when the local semantic model is missing and the lexical hashing embedder stands in.',
+  })
+  @ApiOkResponse({ description: '`{ name, version, commit, embedder: { model, dimensions, warning? } }`' })
   getVersion() {
     return this.version.get();
   }

@@ -3,6 +3,8 @@ import { DocqaMetrics, metricsSources } from './metrics';
 
 export interface MetricsServer {
   port: number;
+  /** The address it is bound to. */
+  host: string;
   close(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export function startMetricsServer(o: {
       const addr = server.address();
       resolve({
         port: typeof addr === 'object' && addr ? addr.port : o.port,
+        host: typeof addr === 'object' && addr ? addr.address : o.host,
         close: () =>
           new Promise<void>((r) => {
             server.close(() => r());

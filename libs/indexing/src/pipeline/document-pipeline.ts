@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { abortable, APP_CONFIG, AppConfig, docqaMetrics } from '@docqa/common';
+import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
-import { chunkPages } from '../chunking/chunker';
+import { Chunk, chunkPages } from '../chunking/chunker';
 import { DocumentExtractor } from '../extraction/extractor';
-import { IndexingStore } from '../persistence/indexing.store';
+import { DocumentRow, IndexingStore } from '../persistence/indexing.store';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
 import { RunGoneError } from './pipeline-errors';
 import { RunCredentials } from './run-credentials';
@@ -31,6 +31,22 @@ export interface IndexChunksOptions {
   /** Called after each write with the index of the next chunk. */
   onProgress?: (nextChunk: number) => void;
   signal?: AbortSignal;
+}
+
+/** The index records of a document's chunks (one place, shared by indexing and re-embedding). */
+export function chunkRecords(doc: DocumentRow, chunks: Chunk[], vectors: number[][]): ChunkRecord[] {
+  return chunks.map((c, i) => ({
+    accountId: String(doc.accountId),
+    docSetName: doc.docSetName,
+    documentId: doc.id,
+    fileName: doc.fileName,
+    pageNumber: String(c.pageNumber),
+    sourceType: doc.sourceType,
+    sourceId: doc.sourceId,
+    chunkIndex: c.chunkIndex,
+    text: c.text,
+    embedding: vectors[i],
+  }));
 }
 
 /**
@@ -69,6 +85,8 @@ export class DocumentPipeline {
     if (
       !run.options.forceReindex &&
       doc.contentHash === contentHash &&
+      // chunks of another embedder are not in this index version: embed again
+      doc.embeddingSpace === embeddingSpaceKey(this.embedder) &&
       doc.indexedAt !== null &&
       doc.chunkCount !== null &&
       doc.pageCount !== null &&
@@ -116,19 +134,7 @@ export class DocumentPipeline {
         vectors.push(...(await abortable(this.embedder.embedDocuments(texts, { signal }), signal)));
         o.onProgress?.(next);
       }
-      const records: ChunkRecord[] = batch.map((c, i) => ({
-        accountId,
-        docSetName: doc.docSetName,
-        documentId,
-        fileName: doc.fileName,
-        pageNumber: String(c.pageNumber),
-        sourceType: doc.sourceType,
-        sourceId: doc.sourceId,
-        chunkIndex: c.chunkIndex,
-        text: c.text,
-        embedding: vectors[i],
-      }));
-      await this.search.upsert(records, { signal });
+      await this.search.upsert(chunkRecords(doc, batch, vectors), { signal });
       next += batch.length;
       if (!(await this.store.isIndexing(documentId, runId))) {
         await this.search.deleteByDocument(accountId, documentId, { signal });
@@ -141,7 +147,7 @@ export class DocumentPipeline {
   }
 
   async complete(documentId: string, runId: string, chunkCount: number): Promise<void> {
-    if (await this.store.completeDocument(documentId, runId, chunkCount))
+    if (await this.store.completeDocument(documentId, runId, chunkCount, embeddingSpaceKey(this.embedder)))
       docqaMetrics.documentsIndexed.inc({ status: 'COMPLETE' });
   }
 

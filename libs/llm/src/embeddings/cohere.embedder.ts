@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { CohereClientV2 } from 'cohere-ai';
 import { DomainError, ErrorCode } from '@docqa/common';
 import { withCohereRetry } from '../cohere/cohere-retry';
-import type { Embedder } from './embedder.port';
+import type { Embedder, EmbedOptions } from './embedder.port';
 
 /** Cohere's limit of texts per embed call. */
 export const COHERE_EMBED_BATCH = 96;
@@ -52,7 +52,7 @@ export class CohereEmbedder implements Embedder {
     });
   }
 
-  async embedDocuments(texts: string[], o: { signal?: AbortSignal } = {}): Promise<number[][]> {
+  async embedDocuments(texts: string[], o: EmbedOptions = {}): Promise<number[][]> {
     const out: number[][] = [];
     for (let i = 0; i < texts.length; i += COHERE_EMBED_BATCH) {
       o.signal?.throwIfAborted();
@@ -63,8 +63,8 @@ export class CohereEmbedder implements Embedder {
     return out;
   }
 
-  async embedQuery(text: string): Promise<number[]> {
-    const [v] = await this.embedBatch([text], 'search_query');
+  async embedQuery(text: string, o: EmbedOptions = {}): Promise<number[]> {
+    const [v] = await this.embedBatch([text], 'search_query', o.signal);
     return v;
   }
 
