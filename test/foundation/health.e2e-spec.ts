@@ -32,7 +32,7 @@ describe('health names the dependency that is down', () => {
     expect(pub.text).not.toMatch(/lancedb|elasticsearch|chunks-v|docqa-|cluster|127\.0\.0\.1|latency/i);
     const operator = await fetch(`http://127.0.0.1:${app.api.metricsPort}/health`);
     expect(operator.status).toBe(200);
-    const details = await operator.json();
+    const details = (await operator.json()) as any;
     expect(details.checks.search).toMatchObject({
       status: 'up',
       engine: 'elasticsearch',

@@ -57,6 +57,9 @@ describe('keyword routing endpoint (embedded search engine)', () => {
     expect(res.status).toBe(200);
     expect(res.body.checks.search).toEqual({ status: 'up' });
     const operator = await fetch(`http://127.0.0.1:${app.api.metricsPort}/health`);
-    expect((await operator.json()).checks.search).toMatchObject({ status: 'up', engine: 'embedded' });
+    expect(((await operator.json()) as any).checks.search).toMatchObject({
+      status: 'up',
+      engine: 'embedded',
+    });
   });
 });

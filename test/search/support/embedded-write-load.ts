@@ -19,11 +19,8 @@ const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 30);
 const CALL_DEADLINE_MS = Number(process.env.LOAD_CALL_DEADLINE_MS ?? 60_000);
 const FINAL_OPTIMIZE = process.env.LOAD_FINAL_OPTIMIZE !== '0';
 const PRODUCT_SPACE = process.env.LOAD_PRODUCT_SPACE === '1';
-const SPACE = PRODUCT_SPACE
-  ? (({ modelName, dimensions }) => ({ modelName, dimensions }))(createEmbedder(loadConfig()))
-  : { modelName: 'load', dimensions: 64 };
 const ACCOUNT = PRODUCT_SPACE ? 'seed' : '1';
-const DIMS = SPACE.dimensions;
+let SPACE = { modelName: 'load', dimensions: 64 };
 const BATCH = 384;
 
 // Seeded generator: the same text every run, so the data size where a stall appears is reproducible.
@@ -40,7 +37,7 @@ const VOCABULARY = Array.from(
 );
 const text = (words: number) =>
   Array.from({ length: words }, () => VOCABULARY[Math.floor(random() ** 2 * VOCABULARY.length)]).join(' ');
-const vector = () => Array.from({ length: DIMS }, () => random() - 0.5);
+const vector = () => Array.from({ length: SPACE.dimensions }, () => random() - 0.5);
 
 function chunks(documentId: string): ChunkRecord[] {
   return Array.from({ length: BATCH }, (_, i) => ({
@@ -75,6 +72,11 @@ async function within<T>(what: string, p: Promise<T>): Promise<T> {
 }
 
 async function main(): Promise<void> {
+  if (PRODUCT_SPACE) {
+    const embedder = await createEmbedder(loadConfig());
+    SPACE = { modelName: embedder.modelName, dimensions: embedder.dimensions };
+    await embedder.close?.();
+  }
   const index = new EmbeddedSearchIndex({ dir, space: SPACE, optimizeDelayMs: 60_000 });
   for (let round = 0; round < ROUNDS; round++) {
     const t0 = Date.now();
