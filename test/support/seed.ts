@@ -145,11 +145,14 @@ let extractor: PdfExtractor | undefined;
  * Page texts of a dev-corpus PDF, extracted like indexing does (unpdf in a worker thread) and
  * cached in the temp dir by file size and time, so suites do not parse the same PDF again.
  */
-export async function corpusPages(fileName: string): Promise<string[]> {
-  const file = path.join(CORPUS_DIR, fileName);
+export async function corpusPages(fileName: string, dir = CORPUS_DIR): Promise<string[]> {
+  const file = path.join(dir, fileName);
   const st = fs.statSync(file);
   const cacheDir = path.join(os.tmpdir(), 'docqa-corpus-pages');
-  const cache = path.join(cacheDir, `${fileName}.${st.size}.${Math.floor(st.mtimeMs)}.json`);
+  const cache = path.join(
+    cacheDir,
+    `${path.basename(dir)}-${fileName}.${st.size}.${Math.floor(st.mtimeMs)}.json`,
+  );
   if (fs.existsSync(cache)) return JSON.parse(fs.readFileSync(cache, 'utf8')) as string[];
   extractor ??= new PdfExtractor({ threads: 1 });
   const pages = await extractor.extract(fs.readFileSync(file));
@@ -165,15 +168,16 @@ export async function closeCorpusExtractor(): Promise<void> {
   extractor = undefined;
 }
 
-/** Seeds dev-corpus PDFs (COMPLETE) into one docset. */
+/** Seeds corpus PDFs (COMPLETE; the dev corpus unless `dir` names another) into one docset. */
 export async function seedCorpus(
   app: TestApp,
   accountId: number,
   docSetName: string,
   files: string[],
+  dir = CORPUS_DIR,
 ): Promise<SeededDocument[]> {
   const docs: SeedDocument[] = [];
-  for (const fileName of files) docs.push({ docSetName, fileName, pages: await corpusPages(fileName) });
+  for (const fileName of files) docs.push({ docSetName, fileName, pages: await corpusPages(fileName, dir) });
   return seedDocuments(app, accountId, docs);
 }
 

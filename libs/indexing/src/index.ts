@@ -2,7 +2,6 @@ export * from './activity-registry';
 export * from './diagnostics.activities';
 export * from './indexing.module';
 export * from './api/indexing.commands';
-export * from './api/docset-name';
 export * from './api/indexing.service';
 export * from './activities/docset-indexing.activities';
 export * from './activities/document-indexing.activities';

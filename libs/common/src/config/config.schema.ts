@@ -67,6 +67,12 @@ export const CONFIG_VARIABLES = [
     description: 'PEM private key for HTTPS. Must be set together with TLS_CERT_FILE.',
   },
   {
+    name: 'PUBLIC_BASE_URL',
+    kind: 'url',
+    description:
+      "https:// address clients reach the API at (behind a load balancer: its public name), used for absolute URLs in responses (avatar_url, chatbot citation links). Never taken from the request's Host header. Unset: https://localhost:HTTPS_PORT, the address `npm start` prints.",
+  },
+  {
     name: 'TRUST_PROXY',
     kind: 'bool',
     default: 'false',
@@ -178,6 +184,62 @@ export const CONFIG_VARIABLES = [
     kind: 'int',
     default: '104857600',
     description: 'Largest source file that is indexed; a larger file ends ERROR with a reason.',
+  },
+  {
+    name: 'WORKER_MAX_CONCURRENT_ACTIVITIES',
+    kind: 'int',
+    default: '100',
+    description:
+      'Activity slots of one worker process (Temporal maxConcurrentActivityTaskExecutions): how many indexing steps it runs at once. A step that stops answering frees its slot at its deadline or cancellation.',
+  },
+  {
+    name: 'INDEXING_STALL_AFTER_MS',
+    kind: 'int',
+    default: '120000',
+    description:
+      'Health reports `indexing` down (503 on /health and /health/ready) when indexing activities have waited longer than this to start while no activity started, heartbeated or finished in that time: the worker is wedged.',
+  },
+  {
+    name: 'SEARCH_READ_TIMEOUT_MS',
+    kind: 'int',
+    default: '10000',
+    description:
+      'Deadline of one search-index read (a search leg, a count). A read past it fails with 503 DEPENDENCY_UNAVAILABLE instead of waiting.',
+  },
+  {
+    name: 'SEARCH_WRITE_TIMEOUT_MS',
+    kind: 'int',
+    default: '120000',
+    description:
+      'Deadline of one search-index write (a batch of chunks, a delete). Past it the indexing step fails as a retryable activity failure.',
+  },
+  {
+    name: 'SEARCH_LOCK_TIMEOUT_MS',
+    kind: 'int',
+    default: '60000',
+    description:
+      'Embedded engine: longest wait for its write lock (writes and index maintenance take turns). Past it the write fails as retryable.',
+  },
+  {
+    name: 'SEARCH_MAINTENANCE_TIMEOUT_MS',
+    kind: 'int',
+    default: '600000',
+    description:
+      'Embedded engine: deadline of index maintenance (compaction, folding new rows into the indices). Past it an error is logged and health reports search down until it ends.',
+  },
+  {
+    name: 'HEALTH_CHECK_TIMEOUT_MS',
+    kind: 'int',
+    default: '3000',
+    description:
+      'Deadline of each dependency probe of /health and /health/ready (Postgres query, Temporal, search read and write probes); a probe past it reports its part down.',
+  },
+  {
+    name: 'SHUTDOWN_TIMEOUT_MS',
+    kind: 'int',
+    default: '25000',
+    description:
+      'On SIGINT/SIGTERM: time for a graceful stop (running activities are cancelled, engines closed) before the process exits anyway, logging what did not stop.',
   },
   {
     name: 'COHERE_API_KEY',
@@ -330,8 +392,14 @@ export const CONFIG_VARIABLES = [
     name: 'METRICS_PORT',
     kind: 'port',
     default: '9464',
+    description: 'Port of the plain-HTTP Prometheus endpoint (on METRICS_HOST). 0 picks a free port (tests).',
+  },
+  {
+    name: 'METRICS_HOST',
+    kind: 'string',
+    default: '127.0.0.1',
     description:
-      'Port of the plain-HTTP Prometheus endpoint, bound to BIND_HOST; keep it on the internal network. 0 picks a free port (tests).',
+      'Address the Prometheus endpoint binds to. Default loopback: only this machine can scrape it (plain HTTP, no credential). Set it (e.g. 0.0.0.0 or an internal interface address) only where the port is reachable from the internal network alone.',
   },
   {
     name: 'MAX_BODY_BYTES',

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
+import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { Chunk, chunkPages } from '../chunking/chunker';
@@ -76,8 +76,11 @@ export class DocumentPipeline {
     const run = await this.store.getRun(runId);
     if (!run) throw new RunGoneError('The run of this document no longer exists');
     const { connector, credentials } = this.credentials.resolve(run);
-    const { data } = await connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes);
-    signal?.throwIfAborted();
+    // The connectors bound a download by their own time limits; a cancelled step stops waiting now.
+    const { data } = await abortable(
+      connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes),
+      signal,
+    );
     const contentHash = createHash('sha256').update(data).digest('hex');
     if (
       !run.options.forceReindex &&
@@ -91,7 +94,7 @@ export class DocumentPipeline {
     ) {
       return { gone: false, pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount };
     }
-    const pages = await this.extractor.extract(doc.fileType, data);
+    const pages = await this.extractor.extract(doc.fileType, data, signal);
     signal?.throwIfAborted();
     const summary = this.summarizer.summarize(pages, run.summaryModel ?? LOCAL_SUMMARY_MODEL);
     await this.store.savePages(documentId, pages, { contentHash, summary, sizeBytes: data.length });
@@ -117,7 +120,9 @@ export class DocumentPipeline {
     let next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
     // chunk_count is set before the first write and cleared when chunks are deleted, so null means
     // the index holds nothing of this document and the (costly) delete can be skipped.
-    if (next === 0 && doc.chunkCount !== null) await this.search.deleteByDocument(accountId, documentId);
+    const signal = o.signal;
+    if (next === 0 && doc.chunkCount !== null)
+      await this.search.deleteByDocument(accountId, documentId, { signal });
     if (doc.chunkCount !== chunks.length) await this.store.setChunkCount(documentId, chunks.length);
     while (next < chunks.length) {
       o.signal?.throwIfAborted();
@@ -125,13 +130,14 @@ export class DocumentPipeline {
       const vectors: number[][] = [];
       for (let i = 0; i < batch.length; i += EMBED_BATCH) {
         const texts = batch.slice(i, i + EMBED_BATCH).map((c) => c.text);
-        vectors.push(...(await this.embedder.embedDocuments(texts, { signal: o.signal })));
-        o.signal?.throwIfAborted();
+        // abortable: an embedder that ignores the signal still cannot keep a cancelled step waiting
+        vectors.push(...(await abortable(this.embedder.embedDocuments(texts, { signal }), signal)));
+        o.onProgress?.(next);
       }
-      await this.search.upsert(chunkRecords(doc, batch, vectors));
+      await this.search.upsert(chunkRecords(doc, batch, vectors), { signal });
       next += batch.length;
       if (!(await this.store.isIndexing(documentId, runId))) {
-        await this.search.deleteByDocument(accountId, documentId);
+        await this.search.deleteByDocument(accountId, documentId, { signal });
         await this.store.clearChunkCount(documentId);
         return null;
       }
@@ -151,10 +157,11 @@ export class DocumentPipeline {
     runId: string,
     status: 'ERROR' | 'CANCELLED',
     reason: string | null,
+    signal?: AbortSignal,
   ): Promise<void> {
     const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status === 'COMPLETE') return;
-    await this.search.deleteByDocument(String(doc.accountId), documentId);
+    await this.search.deleteByDocument(String(doc.accountId), documentId, { signal });
     if (await this.store.failDocument(documentId, runId, status, reason ? reason.slice(0, 1000) : null))
       docqaMetrics.documentsIndexed.inc({ status });
   }

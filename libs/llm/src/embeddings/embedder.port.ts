@@ -19,7 +19,10 @@ export interface Embedder extends EmbeddingSpace {
    * not installed): what is missing and how to install it. Logged at start and shown in /version.
    */
   readonly warning?: string;
-  /** Vectors for chunks to be indexed, in input order (search_document in Cohere's terms). */
+  /**
+   * Vectors for chunks to be indexed, in input order (search_document in Cohere's terms). An
+   * aborted `signal` (a cancelled indexing activity) stops the work where the model allows it.
+   */
   embedDocuments(texts: string[], o?: EmbedOptions): Promise<number[][]>;
   /** Vector for a search query (search_query), in the same space as the documents. */
   embedQuery(text: string, o?: EmbedOptions): Promise<number[]>;
