@@ -79,8 +79,9 @@ export async function seedDocuments(
       const created = d.createdAt ?? new Date();
       await db.query(
         `INSERT INTO documents (id, account_id, docset_name, file_name, source_type, source_id, source_path, status,
-           file_type, size_bytes, page_count, chunk_count, summary, indexed_at, created_at, updated_at, content_hash)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$15,$16)`,
+           file_type, size_bytes, page_count, chunk_count, summary, indexed_at, created_at, updated_at, content_hash,
+           served_generation, served_chunk_count)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$15,$16,$17,$12)`,
         [
           id,
           accountId,
@@ -98,6 +99,7 @@ export async function seedDocuments(
           complete ? created : null,
           created,
           createHash('sha256').update(d.pages.join('\f')).digest('hex'),
+          complete ? 0 : null, // a COMPLETE document's chunks (generation 0) are served
         ],
       );
       if (complete) {

@@ -9,6 +9,7 @@ import { PartialIndexingError } from './search.errors';
 import {
   chunkId,
   ChunkRecord,
+  generationChunkIds,
   EngineHealth,
   SearchHit,
   SearchIndex,
@@ -56,6 +57,8 @@ const COLUMNS = [
 
 /** Rows per merge-insert call: bounds memory of one write. */
 const WRITE_BATCH = 5000;
+/** Chunk ids per delete filter. */
+const DELETE_BATCH = 1000;
 
 function schema(dimensions: number): Schema {
   const s = (name: string) => new Field(name, new Utf8(), false);
@@ -144,7 +147,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   async upsert(chunks: ChunkRecord[]): Promise<UpsertResult> {
     const { valid, failures } = partitionChunks(chunks, this.o.space.dimensions, (c) =>
-      chunkId(c.documentId, c.chunkIndex),
+      chunkId(c.documentId, c.chunkIndex, c.generation),
     );
     let indexed = 0;
     if (valid.length) {
@@ -170,6 +173,27 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   deleteByDocument(accountId: string, documentId: string): Promise<number> {
     return this.deleteWhere(accountId, `document_id = ${sqlString(documentId)}`);
+  }
+
+  async deleteChunks(
+    accountId: string,
+    documentId: string,
+    generation: number,
+    chunkCount: number,
+  ): Promise<number> {
+    const ids = generationChunkIds(documentId, generation, chunkCount);
+    let deleted = 0;
+    for (let i = 0; i < ids.length; i += DELETE_BATCH) {
+      const list = ids
+        .slice(i, i + DELETE_BATCH)
+        .map(sqlString)
+        .join(', ');
+      deleted += await this.deleteWhere(
+        accountId,
+        `document_id = ${sqlString(documentId)} AND id IN (${list})`,
+      );
+    }
+    return deleted;
   }
 
   deleteByDocSet(accountId: string, docSetName: string): Promise<number> {
@@ -300,7 +324,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
 function toRow(c: ChunkRecord): Row {
   return {
-    id: chunkId(c.documentId, c.chunkIndex),
+    id: chunkId(c.documentId, c.chunkIndex, c.generation),
     account_id: c.accountId,
     doc_set_name: c.docSetName,
     document_id: c.documentId,

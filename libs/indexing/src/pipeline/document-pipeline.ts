@@ -5,7 +5,7 @@ import { Embedder, EMBEDDER } from '@docqa/llm';
 import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { chunkPages } from '../chunking/chunker';
 import { DocumentExtractor } from '../extraction/extractor';
-import { IndexingStore } from '../persistence/indexing.store';
+import { DocumentRow, IndexingStore } from '../persistence/indexing.store';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
 import { RunGoneError } from './pipeline-errors';
 import { RunCredentials } from './run-credentials';
@@ -68,6 +68,7 @@ export class DocumentPipeline {
       doc.contentHash === contentHash &&
       doc.indexedAt !== null &&
       doc.chunkCount !== null &&
+      doc.servedGeneration === doc.chunkGeneration &&
       doc.pageCount !== null &&
       (await this.store.pageCountStored(documentId)) === doc.pageCount
     ) {
@@ -81,11 +82,13 @@ export class DocumentPipeline {
   }
 
   /**
-   * Chunks the stored pages, embeds them in batches and upserts them with deterministic ids
-   * (`{documentId}:{chunkIndex}`), so a retried or resumed attempt overwrites instead of adding.
-   * A fresh attempt first deletes the chunks an earlier version or attempt may have left (a shorter
-   * new version must not leave stale ones). Returns null, leaving no chunks behind, when the
-   * document stopped being this run's INDEXING document meanwhile (deleted, or its run closed).
+   * Chunks the stored pages, embeds them in batches and upserts them as the document's next
+   * generation, beside the served one (ids `chunkId(documentId, chunkIndex, generation)`, so a
+   * retried or resumed attempt overwrites instead of adding): search keeps answering from the
+   * previous version until `complete` swaps them. A fresh attempt first deletes what an earlier
+   * unfinished attempt may have left, never the served version. Returns null, leaving no
+   * unfinished chunks behind, when the document stopped being this run's INDEXING document
+   * meanwhile (deleted, or its run closed).
    */
   async indexChunks(
     documentId: string,
@@ -96,11 +99,11 @@ export class DocumentPipeline {
     if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return null;
     const accountId = String(doc.accountId);
     const chunks = chunkPages(await this.store.loadPages(documentId));
+    const generation = doc.servedGeneration === null ? 0 : doc.servedGeneration + 1;
     let next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
-    // chunk_count is set before the first write and cleared when chunks are deleted, so null means
-    // the index holds nothing of this document and the (costly) delete can be skipped.
-    if (next === 0 && doc.chunkCount !== null) await this.search.deleteByDocument(accountId, documentId);
-    if (doc.chunkCount !== chunks.length) await this.store.setChunkCount(documentId, chunks.length);
+    if (next === 0) await this.dropUnservedChunks(doc);
+    if (doc.chunkCount !== chunks.length || doc.chunkGeneration !== generation)
+      await this.store.setChunkCount(documentId, chunks.length, generation);
     while (next < chunks.length) {
       o.signal?.throwIfAborted();
       const batch = chunks.slice(next, next + UPSERT_BATCH);
@@ -122,12 +125,16 @@ export class DocumentPipeline {
         chunkIndex: c.chunkIndex,
         text: c.text,
         embedding: vectors[i],
+        generation,
       }));
       await this.search.upsert(records);
       next += batch.length;
       if (!(await this.store.isIndexing(documentId, runId))) {
-        await this.search.deleteByDocument(accountId, documentId);
-        await this.store.clearChunkCount(documentId);
+        const now = await this.store.getDocument(documentId);
+        if (now) {
+          await this.dropUnservedChunks(now);
+          await this.store.clearChunkCount(documentId);
+        } else await this.search.deleteByDocument(accountId, documentId); // removed meanwhile
         return null;
       }
       o.onProgress?.(next);
@@ -135,12 +142,34 @@ export class DocumentPipeline {
     return { chunkCount: chunks.length };
   }
 
+  /**
+   * The swap: the new generation is complete, so the previous one is deleted, then the document is
+   * recorded COMPLETE with the new generation served. Retried safely (the delete is idempotent and
+   * the update only applies to this run's INDEXING document).
+   */
   async complete(documentId: string, runId: string, chunkCount: number): Promise<void> {
+    const doc = await this.store.getDocument(documentId);
+    if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return;
+    if (
+      doc.servedGeneration !== null &&
+      doc.servedChunkCount !== null &&
+      doc.servedGeneration !== doc.chunkGeneration
+    )
+      await this.search.deleteChunks(
+        String(doc.accountId),
+        documentId,
+        doc.servedGeneration,
+        doc.servedChunkCount,
+      );
     if (await this.store.completeDocument(documentId, runId, chunkCount))
       docqaMetrics.documentsIndexed.inc({ status: 'COMPLETE' });
   }
 
-  /** ERROR (with a readable reason) or CANCELLED: the document keeps no pages and no chunks. */
+  /**
+   * ERROR (with a readable reason) or CANCELLED: the document keeps no pages and no unfinished
+   * chunks; a previously indexed version stays served (the docset does not disappear because a
+   * re-index failed or was cancelled).
+   */
   async fail(
     documentId: string,
     runId: string,
@@ -149,8 +178,21 @@ export class DocumentPipeline {
   ): Promise<void> {
     const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status === 'COMPLETE') return;
-    await this.search.deleteByDocument(String(doc.accountId), documentId);
+    await this.dropUnservedChunks(doc);
     if (await this.store.failDocument(documentId, runId, status, reason ? reason.slice(0, 1000) : null))
       docqaMetrics.documentsIndexed.inc({ status });
+  }
+
+  /**
+   * Deletes the chunks of a generation that was written (or partly written) but is not served.
+   * `chunk_count`/`chunk_generation` describe the latest generation written; nothing to do when
+   * it is the served one, or when nothing was written (null count: the costly delete is skipped).
+   */
+  private async dropUnservedChunks(doc: DocumentRow): Promise<void> {
+    if (doc.chunkCount === null) return;
+    const accountId = String(doc.accountId);
+    if (doc.servedGeneration === null) await this.search.deleteByDocument(accountId, doc.id);
+    else if (doc.chunkGeneration !== doc.servedGeneration)
+      await this.search.deleteChunks(accountId, doc.id, doc.chunkGeneration, doc.chunkCount);
   }
 }
