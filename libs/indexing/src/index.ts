@@ -14,3 +14,5 @@ export * from './pipeline/docset-pipeline';
 export * from './pipeline/document-pipeline';
 export * from './pipeline/pipeline-errors';
 export * from './summary/summarizer';
+export * from './reembed/reembed.service';
+export * from './reembed/embedding-space.check';

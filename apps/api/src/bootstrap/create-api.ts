@@ -15,6 +15,7 @@ import {
   MetricsService,
   publicBaseUrlOf,
   renderError,
+  shutdownTracker,
   surfaceOf,
   toDomainError,
 } from '@docqa/common';
@@ -161,20 +162,26 @@ export async function createApi(
     async close() {
       if (closed) return;
       closed = true;
-      // Stop accepting, let in-flight requests finish, then close modules (worker, DB, Temporal).
-      const stopped = Promise.all([
-        new Promise<void>((r) => httpServer.close(() => r())),
-        new Promise<void>((r) => httpsServer.close(() => r())),
-      ]);
-      httpServer.closeIdleConnections();
-      httpsServer.closeIdleConnections();
-      const force = setTimeout(() => {
-        httpServer.closeAllConnections();
-        httpsServer.closeAllConnections();
-      }, 10000);
-      await stopped;
-      clearTimeout(force);
-      await app.close();
+      // Stop accepting, let in-flight requests finish (open streams are cut after a fifth of the
+      // shutdown budget), then close modules (worker, search index, DB, Temporal).
+      await shutdownTracker.step('http listeners', async () => {
+        const stopped = Promise.all([
+          new Promise<void>((r) => httpServer.close(() => r())),
+          new Promise<void>((r) => httpsServer.close(() => r())),
+        ]);
+        httpServer.closeIdleConnections();
+        httpsServer.closeIdleConnections();
+        const force = setTimeout(
+          () => {
+            httpServer.closeAllConnections();
+            httpsServer.closeAllConnections();
+          },
+          Math.min(10_000, Math.round(cfg.shutdownTimeoutMs / 5)),
+        );
+        await stopped;
+        clearTimeout(force);
+      });
+      await shutdownTracker.step('application modules', () => app.close());
     },
   };
 }

@@ -16,6 +16,7 @@ export interface AppConfig {
   logLevel: string;
   logFile?: string;
   dataDir: string;
+  docqaCacheDir?: string;
   httpsPort: number;
   httpPort: number;
   bindHost: string;
@@ -45,6 +46,14 @@ export interface AppConfig {
   indexingConcurrency: number;
   indexingChildrenPerRun: number;
   indexingMaxFileBytes: number;
+  workerMaxConcurrentActivities: number;
+  indexingStallAfterMs: number;
+  searchReadTimeoutMs: number;
+  searchWriteTimeoutMs: number;
+  searchLockTimeoutMs: number;
+  searchMaintenanceTimeoutMs: number;
+  healthCheckTimeoutMs: number;
+  shutdownTimeoutMs: number;
   cohereApiKey?: string;
   cohereBaseUrl?: string;
   cohereEmbedModel: string;
@@ -52,6 +61,10 @@ export interface AppConfig {
   cohereRerankModel?: string;
   sseKeepaliveMs: number;
   localAnswerMinMargin: string;
+  localEmbedder: 'auto' | 'minilm' | 'hashing';
+  localEmbedderModelDir?: string;
+  localEmbedderThreads: number;
+  localEmbedderBatchSize: number;
   smtpUrl?: string;
   mailFrom: string;
   mailOutboxPollMs: number;

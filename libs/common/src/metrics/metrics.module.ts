@@ -10,7 +10,7 @@ import {
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { docqaMetrics } from './metrics';
-import { MetricsServer, startMetricsServer } from './metrics-server';
+import { HealthReporter, MetricsServer, startMetricsServer } from './metrics-server';
 
 /**
  * Starts the Prometheus endpoint (METRICS_PORT on METRICS_HOST, loopback unless configured) with
@@ -20,7 +20,13 @@ import { MetricsServer, startMetricsServer } from './metrics-server';
 export class MetricsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Metrics');
   private server?: MetricsServer;
+  private healthReporter?: HealthReporter;
   readonly metrics = docqaMetrics;
+
+  /** Serves the operator's health view on this port (`GET /health`); the api sets it. */
+  setHealthReporter(reporter: HealthReporter | undefined): void {
+    this.healthReporter = reporter;
+  }
 
   constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {}
 
@@ -41,6 +47,7 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
       host: this.cfg.metricsHost,
       port: this.cfg.metricsPort,
       metrics: docqaMetrics,
+      health: () => this.healthReporter,
     });
     this.logger.log(`Prometheus metrics on http://${this.server.host}:${this.server.port}/metrics`);
   }

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { APP_CONFIG, AppConfig, docqaMetrics } from '@docqa/common';
+import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
-import { chunkPages } from '../chunking/chunker';
+import { Chunk, chunkPages } from '../chunking/chunker';
 import { DocumentExtractor } from '../extraction/extractor';
 import { DocumentRow, IndexingStore } from '../persistence/indexing.store';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
@@ -34,6 +34,31 @@ export interface IndexChunksOptions {
 }
 
 /**
+ * The index records of a document's chunks (one place, shared by indexing and re-embedding), as
+ * generation `generation` of the document (part of the chunk ids: see SearchIndex.deleteChunks).
+ */
+export function chunkRecords(
+  doc: DocumentRow,
+  chunks: Chunk[],
+  vectors: number[][],
+  generation: number,
+): ChunkRecord[] {
+  return chunks.map((c, i) => ({
+    accountId: String(doc.accountId),
+    docSetName: doc.docSetName,
+    documentId: doc.id,
+    fileName: doc.fileName,
+    pageNumber: String(c.pageNumber),
+    sourceType: doc.sourceType,
+    sourceId: doc.sourceId,
+    chunkIndex: c.chunkIndex,
+    text: c.text,
+    embedding: vectors[i],
+    generation,
+  }));
+}
+
+/**
  * Per-document steps: begin, extract (download + pages into document_pages), index chunks
  * (chunk + embed + upsert, batched and resumable), complete or fail. Each step is idempotent, so
  * Temporal may retry it on any worker.
@@ -60,12 +85,17 @@ export class DocumentPipeline {
     const run = await this.store.getRun(runId);
     if (!run) throw new RunGoneError('The run of this document no longer exists');
     const { connector, credentials } = this.credentials.resolve(run);
-    const { data } = await connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes);
-    signal?.throwIfAborted();
+    // The connectors bound a download by their own time limits; a cancelled step stops waiting now.
+    const { data } = await abortable(
+      connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes),
+      signal,
+    );
     const contentHash = createHash('sha256').update(data).digest('hex');
     if (
       !run.options.forceReindex &&
       doc.contentHash === contentHash &&
+      // chunks of another embedder are not in this index version: embed again
+      doc.embeddingSpace === embeddingSpaceKey(this.embedder) &&
       doc.indexedAt !== null &&
       doc.chunkCount !== null &&
       doc.servedGeneration === doc.chunkGeneration &&
@@ -74,7 +104,7 @@ export class DocumentPipeline {
     ) {
       return { gone: false, pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount };
     }
-    const pages = await this.extractor.extract(doc.fileType, data);
+    const pages = await this.extractor.extract(doc.fileType, data, signal);
     signal?.throwIfAborted();
     const summary = this.summarizer.summarize(pages, run.summaryModel ?? LOCAL_SUMMARY_MODEL);
     await this.store.savePages(documentId, pages, { contentHash, summary, sizeBytes: data.length });
@@ -101,7 +131,8 @@ export class DocumentPipeline {
     const chunks = chunkPages(await this.store.loadPages(documentId));
     const generation = doc.servedGeneration === null ? 0 : doc.servedGeneration + 1;
     let next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
-    if (next === 0) await this.dropUnservedChunks(doc);
+    const signal = o.signal;
+    if (next === 0) await this.dropUnservedChunks(doc, signal);
     if (doc.chunkCount !== chunks.length || doc.chunkGeneration !== generation)
       await this.store.setChunkCount(documentId, chunks.length, generation);
     while (next < chunks.length) {
@@ -109,32 +140,19 @@ export class DocumentPipeline {
       const batch = chunks.slice(next, next + UPSERT_BATCH);
       const vectors: number[][] = [];
       for (let i = 0; i < batch.length; i += EMBED_BATCH) {
-        vectors.push(
-          ...(await this.embedder.embedDocuments(batch.slice(i, i + EMBED_BATCH).map((c) => c.text))),
-        );
-        o.signal?.throwIfAborted();
+        const texts = batch.slice(i, i + EMBED_BATCH).map((c) => c.text);
+        // abortable: an embedder that ignores the signal still cannot keep a cancelled step waiting
+        vectors.push(...(await abortable(this.embedder.embedDocuments(texts, { signal }), signal)));
+        o.onProgress?.(next);
       }
-      const records: ChunkRecord[] = batch.map((c, i) => ({
-        accountId,
-        docSetName: doc.docSetName,
-        documentId,
-        fileName: doc.fileName,
-        pageNumber: String(c.pageNumber),
-        sourceType: doc.sourceType,
-        sourceId: doc.sourceId,
-        chunkIndex: c.chunkIndex,
-        text: c.text,
-        embedding: vectors[i],
-        generation,
-      }));
-      await this.search.upsert(records);
+      await this.search.upsert(chunkRecords(doc, batch, vectors, generation), { signal });
       next += batch.length;
       if (!(await this.store.isIndexing(documentId, runId))) {
         const now = await this.store.getDocument(documentId);
         if (now) {
-          await this.dropUnservedChunks(now);
+          await this.dropUnservedChunks(now, signal);
           await this.store.clearChunkCount(documentId);
-        } else await this.search.deleteByDocument(accountId, documentId); // removed meanwhile
+        } else await this.search.deleteByDocument(accountId, documentId, { signal }); // removed meanwhile
         return null;
       }
       o.onProgress?.(next);
@@ -161,7 +179,7 @@ export class DocumentPipeline {
         doc.servedGeneration,
         doc.servedChunkCount,
       );
-    if (await this.store.completeDocument(documentId, runId, chunkCount))
+    if (await this.store.completeDocument(documentId, runId, chunkCount, embeddingSpaceKey(this.embedder)))
       docqaMetrics.documentsIndexed.inc({ status: 'COMPLETE' });
   }
 
@@ -175,10 +193,11 @@ export class DocumentPipeline {
     runId: string,
     status: 'ERROR' | 'CANCELLED',
     reason: string | null,
+    signal?: AbortSignal,
   ): Promise<void> {
     const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status === 'COMPLETE') return;
-    await this.dropUnservedChunks(doc);
+    await this.dropUnservedChunks(doc, signal);
     if (await this.store.failDocument(documentId, runId, status, reason ? reason.slice(0, 1000) : null))
       docqaMetrics.documentsIndexed.inc({ status });
   }
@@ -188,11 +207,11 @@ export class DocumentPipeline {
    * `chunk_count`/`chunk_generation` describe the latest generation written; nothing to do when
    * it is the served one, or when nothing was written (null count: the costly delete is skipped).
    */
-  private async dropUnservedChunks(doc: DocumentRow): Promise<void> {
+  private async dropUnservedChunks(doc: DocumentRow, signal?: AbortSignal): Promise<void> {
     if (doc.chunkCount === null) return;
     const accountId = String(doc.accountId);
-    if (doc.servedGeneration === null) await this.search.deleteByDocument(accountId, doc.id);
+    if (doc.servedGeneration === null) await this.search.deleteByDocument(accountId, doc.id, { signal });
     else if (doc.chunkGeneration !== doc.servedGeneration)
-      await this.search.deleteChunks(accountId, doc.id, doc.chunkGeneration, doc.chunkCount);
+      await this.search.deleteChunks(accountId, doc.id, doc.chunkGeneration, doc.chunkCount, { signal });
   }
 }

@@ -8,8 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * docset exists exactly when one of its documents has a served generation (see DOCUMENT_SERVED).
  * Chunks written before this migration are generation 0 (their ids are unchanged).
  */
-export class ServedChunks1764300000000 implements MigrationInterface {
-  name = 'ServedChunks1764300000000';
+export class ServedChunks1764400000000 implements MigrationInterface {
+  name = 'ServedChunks1764400000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
