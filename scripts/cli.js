@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Operator commands over the database (DATABASE_URL; unset: the embedded PGlite database in
-// DATA_DIR, which needs the API stopped and `npm run build` done). Plans are set here, never by
-// an account itself.
+// DATA_DIR: through the running `npm start` when there is one, which publishes its loopback port in
+// DATA_DIR/pglite.lock, else opened directly; needs `npm run build` done). Plans are set here,
+// never by an account itself.
 //
 //   npm run cli -- plan set --account <id> --plan free|pro|business
 //   npm run cli -- plan get --account <id>
+//   npm run cli -- reembed [--account <id> [--docset <name>]] [--all]
 const path = require('node:path');
 const { Client } = require('pg');
 
@@ -13,8 +15,11 @@ const USAGE = [
   'Usage:',
   '  npm run cli -- plan set --account <id> --plan free|pro|business',
   '  npm run cli -- plan get --account <id>',
+  '  npm run cli -- reembed [--account <id> [--docset <name>]] [--all]',
+  '      Writes COMPLETE documents embedded by another model into the current search index',
+  '      version with the configured embedder, from their stored pages (--all: every document).',
   '',
-  'Uses DATABASE_URL (unset: the embedded database in DATA_DIR, with the API stopped).',
+  'Uses DATABASE_URL (unset: the embedded database in DATA_DIR, through the running npm start if any).',
 ].join('\n');
 
 class UsageError extends Error {}
@@ -25,6 +30,7 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help' || a === '-h') flags.help = true;
+    else if (a === '--all') flags.all = true;
     else if (a.startsWith('--')) {
       const eq = a.indexOf('=');
       if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
@@ -47,14 +53,33 @@ function accountIdOf(flags) {
   return Number(v);
 }
 
+/**
+ * The embedded database's URL: the running service's published loopback port when one holds the
+ * lock (its changes are then seen at once), else the directory opened here under the same lock.
+ * Never a second open of a directory another process has open.
+ */
+async function embeddedDatabase() {
+  const root = path.resolve(__dirname, '..');
+  const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
+  const { readEmbeddedPostgresLock, startEmbeddedPostgres } = require(path.join(root, 'dist/libs/db/src'));
+  const dir = path.join(loadConfig().dataDir, 'pglite');
+  const running = readEmbeddedPostgresLock(dir);
+  if (running) {
+    if (!running.url)
+      throw new Error(
+        `the embedded database ${dir} is being opened by process ${running.pid}; try again in a moment`,
+      );
+    console.error(`Using the embedded database of the running DocQA (process ${running.pid}).`);
+    return { url: running.url };
+  }
+  return startEmbeddedPostgres(dir);
+}
+
 async function withDatabase(fn) {
   let url = process.env.DATABASE_URL;
   let embedded;
   if (!url) {
-    const root = path.resolve(__dirname, '..');
-    const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
-    const { startEmbeddedPostgres } = require(path.join(root, 'dist/libs/db/src'));
-    embedded = await startEmbeddedPostgres(path.join(loadConfig().dataDir, 'pglite'));
+    embedded = await embeddedDatabase();
     url = embedded.url;
   }
   const client = new Client({ connectionString: url });
@@ -63,7 +88,7 @@ async function withDatabase(fn) {
     return await fn(client);
   } finally {
     await client.end();
-    await embedded?.stop();
+    await embedded?.stop?.();
   }
 }
 
@@ -94,6 +119,55 @@ async function plan(sub, flags) {
   throw new UsageError(sub ? `Unknown plan command "${sub}"` : 'plan needs a command: set or get');
 }
 
+/** The embedded engines (PGlite, the embedded search index) allow one process: the API's. */
+async function withEmbeddedDatabase(cfg, fn) {
+  if (cfg.databaseUrl) return fn(cfg);
+  const root = path.resolve(__dirname, '..');
+  const { startEmbeddedPostgres } = require(path.join(root, 'dist/libs/db/src'));
+  const embedded = await startEmbeddedPostgres(path.join(cfg.dataDir, 'pglite'));
+  try {
+    return await fn({ ...cfg, databaseUrl: embedded.url, databasePoolSize: 1 });
+  } finally {
+    await embedded.stop();
+  }
+}
+
+async function reembed(flags) {
+  const opts = { all: flags.all === true };
+  if (flags.account !== undefined) opts.accountId = accountIdOf(flags);
+  if (flags.docset !== undefined) {
+    if (opts.accountId === undefined) throw new UsageError('--docset needs --account <id>');
+    opts.docSetName = flags.docset;
+  }
+  const root = path.resolve(__dirname, '..');
+  const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
+  const { runReembed } = require(path.join(root, 'dist/apps/worker/src/reembed-command'));
+  const t0 = Date.now();
+  let last = 0;
+  let chunks = 0;
+  opts.onDocument = ({ chunks: n, done }) => {
+    chunks += n;
+    if (Date.now() - last < 5000) return;
+    last = Date.now();
+    const s = (Date.now() - t0) / 1000;
+    console.log(`[reembed] ${done} documents, ${chunks} chunks (${Math.round(chunks / s)} chunks/s)`);
+  };
+  const r = await withEmbeddedDatabase(loadConfig(), (cfg) => runReembed(cfg, opts));
+  console.log(
+    `[reembed] done: ${r.documents} documents, ${r.chunks} chunks re-embedded as ${r.space} into ${r.indexName} in ${r.seconds} s`,
+  );
+  if (r.changedMeanwhile)
+    console.log(
+      `[reembed] ${r.changedMeanwhile} documents changed meanwhile (their indexing run writes them)`,
+    );
+  for (const d of r.skippedDocsets) {
+    console.log(
+      `[reembed] skipped account ${d.accountId} docset "${d.docSetName}": an indexing run is open; run reembed again after it ends`,
+    );
+  }
+  if (r.skippedDocsets.length) process.exitCode = 3;
+}
+
 async function main(argv) {
   const { positional, flags } = parseArgs(argv);
   const [group, sub] = positional;
@@ -102,6 +176,7 @@ async function main(argv) {
     return;
   }
   if (group === 'plan') return plan(sub, flags);
+  if (group === 'reembed') return reembed(flags);
   throw new UsageError(`Unknown command "${group}"`);
 }
 

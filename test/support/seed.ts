@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
+import { embeddingSpaceKey } from '@docqa/common';
 import type { DocumentStatus, SourceType } from '@docqa/db';
 import { contextFields, PdfExtractor, prepareDocument } from '@docqa/indexing';
 import { EMBEDDER, Embedder } from '@docqa/llm';
@@ -87,8 +88,9 @@ export async function seedDocuments(
       const created = d.createdAt ?? new Date();
       await db.query(
         `INSERT INTO documents (id, account_id, docset_name, file_name, source_type, source_id, source_path, status,
-           file_type, size_bytes, page_count, chunk_count, summary, indexed_at, created_at, updated_at, content_hash, title)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$15,$16,$17)`,
+           file_type, size_bytes, page_count, chunk_count, summary, indexed_at, created_at, updated_at, content_hash,
+           embedding_space, served_generation, served_chunk_count, title)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$15,$16,$17,$18,$12,$19)`,
         [
           id,
           accountId,
@@ -106,6 +108,8 @@ export async function seedDocuments(
           complete ? created : null,
           created,
           createHash('sha256').update(d.pages.join('\f')).digest('hex'),
+          complete ? embeddingSpaceKey(embedder) : null,
+          complete ? 0 : null, // a COMPLETE document's chunks (generation 0) are served
           d.title ?? null,
         ],
       );

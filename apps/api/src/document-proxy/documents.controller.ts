@@ -2,6 +2,7 @@ import { Controller, Get, Next, Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { NextFunction, Response } from 'express';
 import { ApiTokenAuth, AuthContext, CurrentAuth } from '@docqa/accounts';
+import { assertDocsetName } from '@docqa/common';
 import { DocumentsService, isDocumentId, RECENT_LIMIT } from '@docqa/rag';
 import { DocumentApiErrors } from './ask.dto';
 import {
@@ -50,7 +51,7 @@ export class DocumentsController {
   @Get('documents/docsets')
   @ApiOperation({
     summary:
-      "The caller's docsets (those with at least one COMPLETE document) with source types and counts; `[]` for a " +
+      "The caller's docsets (those with a served document: COMPLETE, or being re-indexed) with source types and counts; `[]` for a " +
       'new account.',
   })
   @ApiOkResponse({ type: [DocsetDto] })
@@ -67,12 +68,12 @@ export class DocumentsController {
   })
   @ApiParam({ name: 'docSetName' })
   @ApiOkResponse({ type: DocsetMetadataDto })
-  @DocumentApiErrors(401, 403)
+  @DocumentApiErrors(400, 401, 403)
   metadata(
     @CurrentAuth() auth: AuthContext,
     @Param('docSetName') docSetName: string,
   ): Promise<DocsetMetadataDto> {
-    return this.documents.metadata(auth, docSetName);
+    return this.documents.metadata(auth, assertDocsetName(docSetName));
   }
 
   @Get('documents/:id')

@@ -1,13 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { DOCSET_NAME_RULE, IsDocsetName } from '@docqa/common';
 import { RECENT_LIMIT } from '@docqa/rag';
 
 export class ListDocumentsQueryDto {
-  @ApiProperty({ description: 'The docset whose documents are listed.', example: 'manuals' })
-  @IsString({ message: 'docSetName is required' })
-  @Matches(/\S/, { message: 'docSetName must not be empty' })
-  @MaxLength(200, { message: 'docSetName must be at most 200 characters' })
+  @ApiProperty({
+    description: `The docset whose documents are listed. ${DOCSET_NAME_RULE}`,
+    example: 'manuals',
+  })
+  @IsDocsetName()
   docSetName!: string;
 
   @ApiPropertyOptional({
@@ -76,7 +78,9 @@ export class DocsetDto {
   @ApiProperty({ description: 'Documents of the docset, any status.' })
   documentCount!: number;
   @ApiProperty({
-    description: 'Documents with indexingStatus COMPLETE (at least 1: a docset exists from then).',
+    description:
+      'Documents with indexingStatus COMPLETE. 0 while every document is re-indexed: the docset still exists, ' +
+      'its previous versions answer until the new ones complete.',
   })
   completedCount!: number;
   @ApiProperty()
@@ -89,7 +93,9 @@ export class DocsetDto {
   cancelledCount!: number;
   @ApiProperty({ description: 'Pages of its COMPLETE documents.' })
   pageCount!: number;
-  @ApiProperty({ description: 'Indexed chunks of its COMPLETE documents.' })
+  @ApiProperty({
+    description: 'Chunks search serves for its documents (the previous version while re-indexed).',
+  })
   chunkCount!: number;
   @ApiProperty({
     format: 'date-time',

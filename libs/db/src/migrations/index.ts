@@ -3,7 +3,9 @@ import { AccountAuth1763800000000 } from './1763800000000-account-auth';
 import { Indexing1763900000000 } from './1763900000000-indexing';
 import { SourceSync1764100000000 } from './1764100000000-source-sync';
 import { RunSync1764200000000 } from './1764200000000-run-sync';
-import { DocumentTitle1764300000000 } from './1764300000000-document-title';
+import { EmbeddingSpace1764350000000 } from './1764350000000-embedding-space';
+import { ServedChunks1764400000000 } from './1764400000000-served-chunks';
+import { DocumentTitle1764500000000 } from './1764500000000-document-title';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -12,5 +14,7 @@ export const MIGRATIONS = [
   Indexing1763900000000,
   SourceSync1764100000000,
   RunSync1764200000000,
-  DocumentTitle1764300000000,
+  EmbeddingSpace1764350000000,
+  ServedChunks1764400000000,
+  DocumentTitle1764500000000,
 ];

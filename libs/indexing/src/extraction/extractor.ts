@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import mammoth from 'mammoth';
+import { abortable } from '@docqa/common';
 import type { IndexableFileType } from '@docqa/sources';
 import { DocumentRejectedError } from './document-rejected.error';
 import { htmlToText } from './html-text';
@@ -24,13 +25,17 @@ export interface ExtractedDocument {
 export class DocumentExtractor {
   constructor(private readonly pdf: PdfExtractor) {}
 
-  async extract(fileType: IndexableFileType | string, data: Buffer): Promise<string[]> {
-    return (await this.extractDocument(fileType, data)).pages;
+  async extract(fileType: IndexableFileType | string, data: Buffer, signal?: AbortSignal): Promise<string[]> {
+    return (await this.extractDocument(fileType, data, signal)).pages;
   }
 
   /** Pages and title. Throws DocumentRejectedError for files no retry can read. */
-  async extractDocument(fileType: IndexableFileType | string, data: Buffer): Promise<ExtractedDocument> {
-    const { pages, title } = await this.content(fileType, data);
+  async extractDocument(
+    fileType: IndexableFileType | string,
+    data: Buffer,
+    signal?: AbortSignal,
+  ): Promise<ExtractedDocument> {
+    const { pages, title } = await this.content(fileType, data, signal);
     if (!pages.some((p) => p.trim().length > 0)) {
       throw new DocumentRejectedError(
         'EMPTY',
@@ -42,19 +47,19 @@ export class DocumentExtractor {
     return { pages, title };
   }
 
-  private async content(fileType: string, data: Buffer): Promise<ExtractedDocument> {
+  private async content(fileType: string, data: Buffer, signal?: AbortSignal): Promise<ExtractedDocument> {
     if (fileType === 'pdf') {
       if (!data.subarray(0, 1024).includes('%PDF-'))
         throw new DocumentRejectedError('CORRUPT', 'The file is not a PDF (no %PDF header)');
-      return this.pdf.extractContent(data);
+      return this.pdf.extractContent(data, signal);
     }
-    return { pages: await this.pages(fileType, data), title: null };
+    return { pages: await this.pages(fileType, data, signal), title: null };
   }
 
-  private async pages(fileType: string, data: Buffer): Promise<string[]> {
+  private async pages(fileType: string, data: Buffer, signal?: AbortSignal): Promise<string[]> {
     switch (fileType) {
       case 'docx':
-        return [await docxText(data)];
+        return [await abortable(docxText(data), signal)];
       case 'txt':
         return textPages(decodeText(data));
       case 'md':

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { DocumentStatus, RunStatus, SourceType } from '@docqa/db';
+import { documentServedSql, type DocumentStatus, type RunStatus, type SourceType } from '@docqa/db';
 import type { SourceFolderFilter, SourceObject } from '@docqa/sources';
 import { rowsOf } from './sql';
 
@@ -45,8 +45,15 @@ export interface DocumentRow {
   contentHash: string | null;
   pageCount: number | null;
   chunkCount: number | null;
+  /** Generation `chunkCount` describes (the latest written or being written). */
+  chunkGeneration: number;
+  /** Generation search serves (null: none); kept while the document is re-indexed. */
+  servedGeneration: number | null;
+  servedChunkCount: number | null;
   indexedAt: Date | null;
   lastRunId: string | null;
+  /** `<model>:<dimensions>` its chunks were embedded in (null: not recorded). */
+  embeddingSpace: string | null;
   /** Title from the file's metadata, when it has one. */
   title: string | null;
 }
@@ -72,7 +79,9 @@ const RUN_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSetName",
 const DOC_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSetName", file_name AS "fileName",
   source_type AS "sourceType", source_id AS "sourceId", status, file_type AS "fileType",
   content_hash AS "contentHash", page_count AS "pageCount", chunk_count AS "chunkCount",
-  indexed_at AS "indexedAt", last_run_id AS "lastRunId", title`;
+  chunk_generation AS "chunkGeneration", served_generation AS "servedGeneration",
+  served_chunk_count AS "servedChunkCount", indexed_at AS "indexedAt", last_run_id AS "lastRunId",
+  embedding_space AS "embeddingSpace", title`;
 
 const PAGE_INSERT_BATCH = 200;
 
@@ -359,14 +368,14 @@ export class IndexingStore {
   }
 
   /**
-   * Records the chunk count before the first chunk is written: from then on a non-null chunk_count
-   * means "the index may hold chunks of this document" (cleared when they are deleted).
+   * Records the chunk count and generation before the first chunk is written: from then on the
+   * index may hold chunks 0..chunkCount-1 of that generation (beside the served one, if any).
    */
-  async setChunkCount(documentId: string, chunkCount: number): Promise<void> {
-    await this.ds.query(`UPDATE documents SET chunk_count = $2, updated_at = now() WHERE id = $1`, [
-      documentId,
-      chunkCount,
-    ]);
+  async setChunkCount(documentId: string, chunkCount: number, generation: number): Promise<void> {
+    await this.ds.query(
+      `UPDATE documents SET chunk_count = $2, chunk_generation = $3, updated_at = now() WHERE id = $1`,
+      [documentId, chunkCount, generation],
+    );
   }
 
   async loadPages(documentId: string): Promise<Array<{ pageNumber: number; text: string }>> {
@@ -385,26 +394,114 @@ export class IndexingStore {
     return rows.length > 0;
   }
 
-  /** After its chunks were deleted: the index holds nothing of this (not COMPLETE) document. */
+  /**
+   * After the unfinished generation's chunks were deleted: the index holds only the served
+   * version of this (not COMPLETE) document, if any.
+   */
   async clearChunkCount(documentId: string): Promise<void> {
     await this.ds.query(
-      `UPDATE documents SET chunk_count = NULL, updated_at = now() WHERE id = $1 AND status <> 'COMPLETE'`,
+      `UPDATE documents SET chunk_count = served_chunk_count,
+              chunk_generation = coalesce(served_generation, chunk_generation), updated_at = now()
+        WHERE id = $1 AND status <> 'COMPLETE'`,
       [documentId],
     );
   }
 
-  async completeDocument(documentId: string, runId: string, chunkCount: number): Promise<boolean> {
+  /** COMPLETE: the generation just written becomes the served one (the caller retired the old one). */
+  async completeDocument(
+    documentId: string,
+    runId: string,
+    chunkCount: number,
+    embeddingSpace: string,
+  ): Promise<boolean> {
     const rows = rowsOf(
       await this.ds.query(
-        `UPDATE documents SET status = 'COMPLETE', chunk_count = $3, error = NULL, indexed_at = now(), updated_at = now()
+        `UPDATE documents SET status = 'COMPLETE', chunk_count = $3, served_chunk_count = $3,
+                served_generation = chunk_generation, embedding_space = $4, error = NULL,
+                indexed_at = now(), updated_at = now()
           WHERE id = $1 AND last_run_id = $2 AND status = 'INDEXING' RETURNING id`,
-        [documentId, runId, chunkCount],
+        [documentId, runId, chunkCount, embeddingSpace],
       ),
     );
     return rows.length === 1;
   }
 
-  /** ERROR or CANCELLED: the document keeps no chunks and no pages (the caller deletes the chunks). */
+  // ---- embedding spaces (re-embedding after a change of embedder) ----
+
+  /**
+   * COMPLETE documents to re-embed into `space`, in id order after `afterId` (keyset paging):
+   * those embedded in another space (or not recorded), or all of them with `all`. Operator scope:
+   * every account unless `accountId` is given.
+   */
+  async documentsToReembed(
+    space: string,
+    o: { accountId?: number; docSetName?: string; all?: boolean; afterId?: string; limit: number },
+  ): Promise<DocumentRow[]> {
+    const where = [`status = 'COMPLETE'`, `id > $1`];
+    const params: unknown[] = [o.afterId ?? '00000000-0000-0000-0000-000000000000'];
+    if (!o.all) where.push(`embedding_space IS DISTINCT FROM $${params.push(space)}`);
+    if (o.accountId !== undefined) where.push(`account_id = $${params.push(o.accountId)}`);
+    if (o.docSetName !== undefined) where.push(`docset_name = $${params.push(o.docSetName)}`);
+    return this.ds.query(
+      `SELECT ${DOC_COLUMNS} FROM documents WHERE ${where.join(' AND ')} ORDER BY id LIMIT $${params.push(o.limit)}`,
+      params,
+    );
+  }
+
+  /**
+   * Records that a COMPLETE document's chunks are now in `space`, unless it changed meanwhile (a
+   * run took it over or its content changed): false then.
+   */
+  async markReembedded(
+    documentId: string,
+    contentHash: string | null,
+    chunkCount: number,
+    space: string,
+  ): Promise<boolean> {
+    const rows = rowsOf(
+      await this.ds.query(
+        `UPDATE documents SET embedding_space = $4, chunk_count = $3, served_chunk_count = $3, updated_at = now()
+          WHERE id = $1 AND status = 'COMPLETE' AND content_hash IS NOT DISTINCT FROM $2 RETURNING id`,
+        [documentId, contentHash, chunkCount, space],
+      ),
+    );
+    return rows.length === 1;
+  }
+
+  /** COMPLETE documents (and their docsets) whose chunks are not in `space`. */
+  async countOutsideSpace(space: string): Promise<{ documents: number; docsets: number }> {
+    const [r] = await this.ds.query(
+      `SELECT count(*)::int AS documents, count(DISTINCT (account_id, docset_name))::int AS docsets
+         FROM documents WHERE status = 'COMPLETE' AND embedding_space IS DISTINCT FROM $1`,
+      [space],
+    );
+    return { documents: Number(r.documents), docsets: Number(r.docsets) };
+  }
+
+  /** COMPLETE documents indexed before embedding spaces were recorded, claimed for `space`. */
+  async recordUnrecordedSpace(space: string): Promise<number> {
+    const rows = rowsOf(
+      await this.ds.query(
+        `UPDATE documents SET embedding_space = $1
+          WHERE status = 'COMPLETE' AND embedding_space IS NULL RETURNING id`,
+        [space],
+      ),
+    );
+    return rows.length;
+  }
+
+  async countUnrecordedSpace(): Promise<number> {
+    const [r] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM documents WHERE status = 'COMPLETE' AND embedding_space IS NULL`,
+    );
+    return Number(r.n);
+  }
+
+  /**
+   * ERROR or CANCELLED: the document keeps no pages and no unfinished chunks (the caller deletes
+   * them); a previously indexed version stays served until a new one completes or the document is
+   * removed, so re-indexing never makes a docset disappear.
+   */
   async failDocument(
     documentId: string,
     runId: string,
@@ -414,7 +511,8 @@ export class IndexingStore {
     return this.ds.transaction(async (m) => {
       const rows = rowsOf(
         await m.query(
-          `UPDATE documents SET status = $3, error = $4, chunk_count = NULL, page_count = NULL,
+          `UPDATE documents SET status = $3, error = $4, chunk_count = served_chunk_count,
+                  chunk_generation = coalesce(served_generation, chunk_generation), page_count = NULL,
                   content_hash = NULL, updated_at = now()
             WHERE id = $1 AND last_run_id = $2 AND status <> 'COMPLETE' RETURNING id`,
           [documentId, runId, status, error],
@@ -481,10 +579,10 @@ export class IndexingStore {
       status: DocumentStatus;
       n: number;
       sourceTypes: string[];
-      hasComplete: boolean;
+      hasServed: boolean;
     }> = await this.ds.query(
       `SELECT docset_name AS "docSetName", status, count(*)::int AS n,
-                array_agg(DISTINCT source_type) AS "sourceTypes", bool_or(status = 'COMPLETE') AS "hasComplete"
+                array_agg(DISTINCT source_type) AS "sourceTypes", bool_or(${documentServedSql()}) AS "hasServed"
            FROM documents WHERE account_id = $1 GROUP BY docset_name, status ORDER BY docset_name`,
       [accountId],
     );
@@ -501,7 +599,7 @@ export class IndexingStore {
       };
       e.rows.push(r);
       r.sourceTypes.forEach((t) => e.sourceTypes.add(t));
-      e.exists ||= r.hasComplete;
+      e.exists ||= r.hasServed;
       out.set(r.docSetName, e);
     }
     return [...out.values()].map((e) => ({

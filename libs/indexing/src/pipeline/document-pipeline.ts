@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { APP_CONFIG, AppConfig, docqaMetrics } from '@docqa/common';
+import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
-import { contextFields, prepareDocument } from '../chunking/document-chunks';
+import { DocumentChunk, contextFields, prepareDocument } from '../chunking/document-chunks';
+import type { DocumentContext } from '../chunking/document-context';
 import { DocumentExtractor } from '../extraction/extractor';
-import { IndexingStore } from '../persistence/indexing.store';
+import { DocumentRow, IndexingStore } from '../persistence/indexing.store';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
 import { RunGoneError } from './pipeline-errors';
 import { RunCredentials } from './run-credentials';
@@ -31,6 +32,34 @@ export interface IndexChunksOptions {
   /** Called after each write with the index of the next chunk. */
   onProgress?: (nextChunk: number) => void;
   signal?: AbortSignal;
+}
+
+/**
+ * The index records of a document's chunks (one place, shared by indexing and re-embedding), as
+ * generation `generation` of the document (part of the chunk ids: see SearchIndex.deleteChunks),
+ * each with its document context (title, identifying terms, section).
+ */
+export function chunkRecords(
+  doc: DocumentRow,
+  context: DocumentContext,
+  chunks: DocumentChunk[],
+  vectors: number[][],
+  generation: number,
+): ChunkRecord[] {
+  return chunks.map((c, i) => ({
+    accountId: String(doc.accountId),
+    docSetName: doc.docSetName,
+    documentId: doc.id,
+    fileName: doc.fileName,
+    pageNumber: String(c.pageNumber),
+    sourceType: doc.sourceType,
+    sourceId: doc.sourceId,
+    chunkIndex: c.chunkIndex,
+    text: c.text,
+    ...contextFields(context, c),
+    embedding: vectors[i],
+    generation,
+  }));
 }
 
 /**
@@ -60,20 +89,26 @@ export class DocumentPipeline {
     const run = await this.store.getRun(runId);
     if (!run) throw new RunGoneError('The run of this document no longer exists');
     const { connector, credentials } = this.credentials.resolve(run);
-    const { data } = await connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes);
-    signal?.throwIfAborted();
+    // The connectors bound a download by their own time limits; a cancelled step stops waiting now.
+    const { data } = await abortable(
+      connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes),
+      signal,
+    );
     const contentHash = createHash('sha256').update(data).digest('hex');
     if (
       !run.options.forceReindex &&
       doc.contentHash === contentHash &&
+      // chunks of another embedder are not in this index version: embed again
+      doc.embeddingSpace === embeddingSpaceKey(this.embedder) &&
       doc.indexedAt !== null &&
       doc.chunkCount !== null &&
+      doc.servedGeneration === doc.chunkGeneration &&
       doc.pageCount !== null &&
       (await this.store.pageCountStored(documentId)) === doc.pageCount
     ) {
       return { gone: false, pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount };
     }
-    const { pages, title } = await this.extractor.extractDocument(doc.fileType, data);
+    const { pages, title } = await this.extractor.extractDocument(doc.fileType, data, signal);
     signal?.throwIfAborted();
     const summary = this.summarizer.summarize(pages, run.summaryModel ?? LOCAL_SUMMARY_MODEL);
     await this.store.savePages(documentId, pages, { contentHash, summary, sizeBytes: data.length, title });
@@ -82,11 +117,13 @@ export class DocumentPipeline {
 
   /**
    * Chunks the stored pages (each chunk with its document's context and its section, see
-   * prepareDocument), embeds them in batches and upserts them with deterministic ids
-   * (`{documentId}:{chunkIndex}`), so a retried or resumed attempt overwrites instead of adding.
-   * A fresh attempt first deletes the chunks an earlier version or attempt may have left (a shorter
-   * new version must not leave stale ones). Returns null, leaving no chunks behind, when the
-   * document stopped being this run's INDEXING document meanwhile (deleted, or its run closed).
+   * prepareDocument), embeds them in batches and upserts them as the document's next
+   * generation, beside the served one (ids `chunkId(documentId, chunkIndex, generation)`, so a
+   * retried or resumed attempt overwrites instead of adding): search keeps answering from the
+   * previous version until `complete` swaps them. A fresh attempt first deletes what an earlier
+   * unfinished attempt may have left, never the served version. Returns null, leaving no
+   * unfinished chunks behind, when the document stopped being this run's INDEXING document
+   * meanwhile (deleted, or its run closed).
    */
   async indexChunks(
     documentId: string,
@@ -101,41 +138,30 @@ export class DocumentPipeline {
       title: doc.title,
       pages: await this.store.loadPages(documentId),
     });
+    const generation = doc.servedGeneration === null ? 0 : doc.servedGeneration + 1;
     let next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
-    // chunk_count is set before the first write and cleared when chunks are deleted, so null means
-    // the index holds nothing of this document and the (costly) delete can be skipped.
-    if (next === 0 && doc.chunkCount !== null) await this.search.deleteByDocument(accountId, documentId);
-    if (doc.chunkCount !== chunks.length) await this.store.setChunkCount(documentId, chunks.length);
+    const signal = o.signal;
+    if (next === 0) await this.dropUnservedChunks(doc, signal);
+    if (doc.chunkCount !== chunks.length || doc.chunkGeneration !== generation)
+      await this.store.setChunkCount(documentId, chunks.length, generation);
     while (next < chunks.length) {
       o.signal?.throwIfAborted();
       const batch = chunks.slice(next, next + UPSERT_BATCH);
       const vectors: number[][] = [];
       for (let i = 0; i < batch.length; i += EMBED_BATCH) {
-        vectors.push(
-          ...(await this.embedder.embedDocuments(
-            batch.slice(i, i + EMBED_BATCH).map((c) => c.embeddingText),
-          )),
-        );
-        o.signal?.throwIfAborted();
+        const texts = batch.slice(i, i + EMBED_BATCH).map((c) => c.embeddingText);
+        // abortable: an embedder that ignores the signal still cannot keep a cancelled step waiting
+        vectors.push(...(await abortable(this.embedder.embedDocuments(texts, { signal }), signal)));
+        o.onProgress?.(next);
       }
-      const records: ChunkRecord[] = batch.map((c, i) => ({
-        accountId,
-        docSetName: doc.docSetName,
-        documentId,
-        fileName: doc.fileName,
-        pageNumber: String(c.pageNumber),
-        sourceType: doc.sourceType,
-        sourceId: doc.sourceId,
-        chunkIndex: c.chunkIndex,
-        text: c.text,
-        ...contextFields(context, c),
-        embedding: vectors[i],
-      }));
-      await this.search.upsert(records);
+      await this.search.upsert(chunkRecords(doc, context, batch, vectors, generation), { signal });
       next += batch.length;
       if (!(await this.store.isIndexing(documentId, runId))) {
-        await this.search.deleteByDocument(accountId, documentId);
-        await this.store.clearChunkCount(documentId);
+        const now = await this.store.getDocument(documentId);
+        if (now) {
+          await this.dropUnservedChunks(now, signal);
+          await this.store.clearChunkCount(documentId);
+        } else await this.search.deleteByDocument(accountId, documentId, { signal }); // removed meanwhile
         return null;
       }
       o.onProgress?.(next);
@@ -143,22 +169,58 @@ export class DocumentPipeline {
     return { chunkCount: chunks.length };
   }
 
+  /**
+   * The swap: the new generation is complete, so the previous one is deleted, then the document is
+   * recorded COMPLETE with the new generation served. Retried safely (the delete is idempotent and
+   * the update only applies to this run's INDEXING document).
+   */
   async complete(documentId: string, runId: string, chunkCount: number): Promise<void> {
-    if (await this.store.completeDocument(documentId, runId, chunkCount))
+    const doc = await this.store.getDocument(documentId);
+    if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return;
+    if (
+      doc.servedGeneration !== null &&
+      doc.servedChunkCount !== null &&
+      doc.servedGeneration !== doc.chunkGeneration
+    )
+      await this.search.deleteChunks(
+        String(doc.accountId),
+        documentId,
+        doc.servedGeneration,
+        doc.servedChunkCount,
+      );
+    if (await this.store.completeDocument(documentId, runId, chunkCount, embeddingSpaceKey(this.embedder)))
       docqaMetrics.documentsIndexed.inc({ status: 'COMPLETE' });
   }
 
-  /** ERROR (with a readable reason) or CANCELLED: the document keeps no pages and no chunks. */
+  /**
+   * ERROR (with a readable reason) or CANCELLED: the document keeps no pages and no unfinished
+   * chunks; a previously indexed version stays served (the docset does not disappear because a
+   * re-index failed or was cancelled).
+   */
   async fail(
     documentId: string,
     runId: string,
     status: 'ERROR' | 'CANCELLED',
     reason: string | null,
+    signal?: AbortSignal,
   ): Promise<void> {
     const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status === 'COMPLETE') return;
-    await this.search.deleteByDocument(String(doc.accountId), documentId);
+    await this.dropUnservedChunks(doc, signal);
     if (await this.store.failDocument(documentId, runId, status, reason ? reason.slice(0, 1000) : null))
       docqaMetrics.documentsIndexed.inc({ status });
+  }
+
+  /**
+   * Deletes the chunks of a generation that was written (or partly written) but is not served.
+   * `chunk_count`/`chunk_generation` describe the latest generation written; nothing to do when
+   * it is the served one, or when nothing was written (null count: the costly delete is skipped).
+   */
+  private async dropUnservedChunks(doc: DocumentRow, signal?: AbortSignal): Promise<void> {
+    if (doc.chunkCount === null) return;
+    const accountId = String(doc.accountId);
+    if (doc.servedGeneration === null) await this.search.deleteByDocument(accountId, doc.id, { signal });
+    else if (doc.chunkGeneration !== doc.servedGeneration)
+      await this.search.deleteChunks(accountId, doc.id, doc.chunkGeneration, doc.chunkCount, { signal });
   }
 }

@@ -106,11 +106,12 @@ export class AskService {
 
   /**
    * A docset is the caller's when the token's docset restriction allows it and the account has
-   * at least one COMPLETE document in it (DESIGN.md: a docset exists exactly then).
+   * a served document in it (COMPLETE, or re-indexing with its previous version still answering:
+   * `documentServedSql` in libs/db, the one definition of docset existence).
    */
   async authorize(auth: AuthContext, docSetNames: readonly string[]): Promise<void> {
     assertDocsetsAllowed(auth, docSetNames);
-    const owned = new Set(await this.documents.completeDocsetNames(auth.accountId, docSetNames));
+    const owned = new Set(await this.documents.existingDocsetNames(auth.accountId, docSetNames));
     if (docSetNames.some((n) => !owned.has(n))) {
       throw DomainError.forbidden('A docset in docSetNames does not belong to this account');
     }

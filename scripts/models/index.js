@@ -1,0 +1,67 @@
+// Model installer: one small module per model kind (scripts/models/<kind>.js), dispatched by name.
+//
+//   npm run models:install                 # the default kinds (the embedder)
+//   npm run models:install -- embedder     # named kinds
+//   npm run models:install -- --force      # rebuild even when installed
+//   npm run models:install -- --status     # print what is installed, install nothing
+//
+// A kind module exports { kind, title, status(): { installed, reason? }, install({ force, note }) }
+// and caches under ~/.cache/docqa (DOCQA_CACHE_DIR). Add a kind by adding a file and a line below.
+const { ProvisionError, step } = require('../setup/common');
+
+const KINDS = {
+  embedder: require('./embedder'),
+};
+const DEFAULT_KINDS = ['embedder'];
+
+class UsageError extends Error {}
+
+function kindModule(name) {
+  const m = KINDS[name];
+  if (!m) throw new UsageError(`Unknown model kind "${name}" (known: ${Object.keys(KINDS).join(', ')})`);
+  return m;
+}
+
+/** Installs each kind as one timed `[setup]` step. Throws the first ProvisionError. */
+async function installModels(kinds = DEFAULT_KINDS, { force = false, log = console.log } = {}) {
+  for (const name of kinds) {
+    const m = kindModule(name);
+    await step(m.title, (note) => m.install({ force, note }), { log });
+  }
+}
+
+async function main(argv) {
+  const flags = new Set(argv.filter((a) => a.startsWith('--')));
+  for (const f of flags) {
+    if (!['--force', '--status', '--help'].includes(f)) throw new UsageError(`Unknown option ${f}`);
+  }
+  const kinds = argv.filter((a) => !a.startsWith('--'));
+  if (flags.has('--help')) {
+    console.log(
+      `Usage: npm run models:install [-- [--force|--status] [kind...]]\nKinds: ${Object.keys(KINDS).join(', ')} (default: ${DEFAULT_KINDS.join(', ')})`,
+    );
+    return;
+  }
+  const selected = kinds.length ? kinds : DEFAULT_KINDS;
+  if (flags.has('--status')) {
+    for (const name of selected) {
+      const s = kindModule(name).status();
+      console.log(`${name}: ${s.installed ? `installed (${s.dir})` : s.reason}`);
+    }
+    return;
+  }
+  await installModels(selected, { force: flags.has('--force') });
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((err) => {
+    if (err instanceof UsageError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    console.error(err instanceof ProvisionError && err.hint ? `\n${err.hint}` : '');
+    process.exit(1);
+  });
+}
+
+module.exports = { KINDS, DEFAULT_KINDS, installModels, kindModule };
