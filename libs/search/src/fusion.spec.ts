@@ -167,6 +167,8 @@ describe('document routing and diversity', () => {
     expect(routedDocuments(docs(10, 7, 3), o)).toEqual(['d0', 'd1']);
     expect(routedDocuments(docs(10, 9, 8), o)).toEqual([]); // nothing tells them apart
     expect(routedDocuments(docs(10), o)).toEqual(['d0']);
+    // a document being re-indexed shows up in two generations
+    expect(routedDocuments([...docs(10, 7), { documentId: 'd0', score: 10 }], o)).toEqual(['d0', 'd1']);
     expect(routedDocuments([], o)).toEqual([]);
   });
 

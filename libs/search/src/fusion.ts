@@ -116,8 +116,9 @@ export const DEFAULT_ROUTING: RoutingOptions = { weight: 1, share: 0.6, maxDocum
  */
 export function routedDocuments(hits: DocumentHit[], o: RoutingOptions): string[] {
   if (hits.length === 0 || !(hits[0].score > 0)) return [];
-  const close = hits.filter((h) => h.score >= o.share * hits[0].score);
-  return close.length > o.maxDocuments ? [] : close.map((h) => h.documentId);
+  // A document being re-indexed has a chunk 0 in two generations: count it once.
+  const close = [...new Set(hits.filter((h) => h.score >= o.share * hits[0].score).map((h) => h.documentId))];
+  return close.length > o.maxDocuments ? [] : close;
 }
 
 /**
