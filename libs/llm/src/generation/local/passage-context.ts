@@ -18,11 +18,15 @@ export function stemsWithDates(text: string): string[] {
 
 /**
  * A query's stems: its dates as tokens only (their words would count twice), US state names as
- * their postal codes (documents write `Elyria, OH`), the rest as content stems.
+ * their postal codes (documents write `Elyria, OH`), no "how many", the rest as content stems.
  */
 export function queryStems(text: string): string[] {
-  return [...contentStems(abbreviateStates(withoutDates(text))), ...dateTokens(text)];
+  const asked = abbreviateStates(withoutDates(text)).replace(HOW_MUCH, ' ');
+  return [...contentStems(asked), ...dateTokens(text)];
 }
+
+/** "How many" and "how much" ask for a quantity; "many" is not what the answer is about. */
+const HOW_MUCH = /\bhow (many|much)\b/gi;
 
 /** Stems of a passage's document context (empty without one). */
 export function passageContextStems(p: Passage): Set<string> {
