@@ -66,6 +66,9 @@ ready.then(
 );
 `;
 
+/** Longest wait at close for the inference in flight to end before its thread is terminated. */
+const CLOSE_WAIT_MS = 10_000;
+
 export interface OnnxEmbedderOptions {
   /** Model directory with manifest.json, model.onnx and tokenizer files (LOCAL_EMBEDDER_MODEL_DIR). */
   dir: string;
@@ -151,6 +154,11 @@ export class OnnxEmbedder implements Embedder {
     const err = new Error('The embedder is closed');
     for (const job of this.queue.splice(0)) this.settle(job, err);
     if (this.inFlight) this.settle(this.inFlight, err);
+    // The inference in flight must end before its thread goes: terminating the thread under
+    // onnxruntime's pending callback aborts the whole process (SIGABRT at Ctrl-C). Bounded: a
+    // hung inference is terminated anyway.
+    for (const until = Date.now() + CLOSE_WAIT_MS; this.inFlight && this.worker && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 25));
     this.inFlight = undefined;
     const w = this.worker;
     this.worker = undefined;
