@@ -47,6 +47,19 @@ export interface AppConfig {
   cohereRerankModel?: string;
   sseKeepaliveMs: number;
   localAnswerMinMargin: string;
+  answerProvider: 'auto' | 'extractive' | 'local-llm' | 'openai' | 'cohere';
+  openaiBaseUrl?: string;
+  openaiApiKey?: string;
+  openaiModel: string;
+  openaiTimeoutMs: number;
+  openaiMaxAttempts: number;
+  llmModelPath: string;
+  llmContextSize: number;
+  llmThreads?: number;
+  llmMaxAnswerTokens: number;
+  llmTimeoutMs: number;
+  llmMaxQueue: number;
+  promptTokenBudget: number;
   smtpUrl?: string;
   mailFrom: string;
   mailOutboxPollMs: number;
@@ -121,6 +134,7 @@ export function loadConfig(env: Raw = process.env): AppConfig {
   }
   const cfg = out as unknown as AppConfig;
   cfg.dataDir = path.resolve(cfg.dataDir);
+  cfg.llmModelPath = path.resolve(cfg.llmModelPath);
   if (!!cfg.tlsCertFile !== !!cfg.tlsKeyFile) {
     throw new ConfigError('Invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }
