@@ -1,20 +1,41 @@
 /* Answer-quality evaluation on the dev corpus (shared/corpus/dev, 16 PDFs, 77 QA items).
  *   npm run eval                                   (indexing pipeline, embedded search engine)
+ *   npm run eval -- --provider local-llm           (answers by the local GGUF model, LLM_MODEL_PATH)
+ *   npm run eval -- --provider openai              (answers by OPENAI_BASE_URL / OPENAI_MODEL)
+ *   npm run eval -- --only dev-001,dev-002         (a subset; never writes docs)
  *   EVAL_ENGINE=elasticsearch npm run eval         (the test Elasticsearch instead)
  *   EVAL_INDEXING=direct npm run eval              (seed through the SearchIndex port: no Temporal/S3)
  *   EVAL_WRITE=0 npm run eval                      (print only; do not rewrite docs/evaluation.md)
- * Every QA item goes through POST /ask (local provider) with its pastMessages. Metrics:
+ * Every QA item goes through POST /ask as Server-Sent Events (time to the first delta and to done)
+ * with its pastMessages, answered by the provider named with --provider (default extractive).
+ * Generative answers are cached per question (dist/rag-bench/eval-cache), so a stopped run resumes
+ * where it was and an unchanged rerun is free; timings are those of the run that generated them.
+ * Metrics:
  *   hit@5      the gold file and page (or an alsoOnPages page) among the first 5 retrieved chunks
  *   citation precision   cited pages whose text contains the answer phrase / all citations
  *   answer contains phrase   the answer text contains the answer phrase (verify_qa.sh normalisation)
  *   unanswerable, no citation   unanswerable items answered with no citation
- * Writes docs/evaluation.md and dist/rag-bench/eval-results.json. */
+ * Writes docs/benchmarks/eval-dev-<provider>.json (the provider comparison in docs/evaluation.md is
+ * rebuilt from those files), docs/evaluation.md (the extractive run writes all of it, the others
+ * only the comparison) and dist/rag-bench/eval-results-<provider>.json. */
 import '../rag/env';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LocalGenerator, Passage, RERANKER, Reranker } from '@docqa/llm';
+import {
+  GENERATOR,
+  Generator,
+  LocalGenerator,
+  Passage,
+  RERANKER,
+  Reranker,
+  REWRITER,
+  Rewriter,
+} from '@docqa/llm';
 import type { SearchHit, SearchIndex, SearchQuery } from '@docqa/search';
 import { DevQaItem, pgOf, searchIndexOf } from '../../test/support/seed';
+import { postSse } from '../../test/support/sse';
+import { AnswerCache, codeHash } from './answer-cache';
+import { parseEvalArgs, providerEnv, renderProviderComparison, writeProviderMetrics } from './providers';
 import {
   answerVariants,
   Engine,
@@ -30,7 +51,10 @@ import {
 
 const ENGINE = (process.env.EVAL_ENGINE ?? 'embedded') as Engine;
 const INDEXING = (process.env.EVAL_INDEXING ?? 'pipeline') as Indexing;
-const WRITE = process.env.EVAL_WRITE !== '0';
+const ARGS = parseEvalArgs(process.argv.slice(2));
+const PROVIDER = ARGS.provider;
+// A subset never rewrites the docs.
+const WRITE = process.env.EVAL_WRITE !== '0' && !ARGS.only;
 
 interface ItemResult {
   id: string;
@@ -46,6 +70,12 @@ interface ItemResult {
   answer: string;
   top: string[];
   ms: number;
+  /** ms to the first `delta` event (undefined when none came). */
+  ttftMs?: number;
+  /** The answer came from the eval cache: the timings are those of the run that generated it. */
+  cached?: boolean;
+  /** Error code when the answer failed (an `error` event or a non-200 status). */
+  error?: string;
 }
 
 const pct = (n: number, d: number) => (d ? n / d : NaN);
@@ -56,11 +86,36 @@ interface Replay {
   query: string;
   passages: Passage[];
 }
+const sortedDefined = (xs: Array<number | undefined>) =>
+  xs.filter((x): x is number => typeof x === 'number').sort((a, b) => a - b);
 const f2 = (x: number) => (Number.isNaN(x) ? 'n/a' : x.toFixed(2));
 
 async function main() {
-  const h = await startHarness({ engine: ENGINE, indexing: INDEXING });
+  const h = await startHarness({ engine: ENGINE, indexing: INDEXING, env: providerEnv(PROVIDER) });
   try {
+    const generator = h.app.api.app.get<Generator>(GENERATOR);
+    if (generator.provider !== (PROVIDER === 'extractive' ? 'local' : PROVIDER)) {
+      throw new Error(`--provider ${PROVIDER} but the app answers with ${generator.provider}`);
+    }
+    let cache: AnswerCache | undefined;
+    if (PROVIDER !== 'extractive') {
+      const model = generator.defaultModel === 'local-llm' ? h.app.cfg.llmModelPath : generator.defaultModel;
+      const scope = {
+        provider: PROVIDER,
+        model: PROVIDER === 'local-llm' ? `${path.basename(model)}:${fs.statSync(model).size}` : model,
+        budget: h.app.cfg.promptTokenBudget,
+        maxTokens: h.app.cfg.llmMaxAnswerTokens,
+        code: codeHash(
+          ['grounded', 'llama', 'openai'].map((d) =>
+            path.join(ROOT, 'dist/rag-bench/libs/llm/src/generation', d),
+          ),
+        ),
+      };
+      cache = new AnswerCache(path.join(ROOT, `dist/rag-bench/eval-cache/dev-${PROVIDER}.jsonl`), scope);
+      cache.wrapGenerator(generator);
+      cache.wrapRewriter(h.app.api.app.get<Rewriter>(REWRITER));
+      log(`answer cache: ${cache.size} entries (${JSON.stringify(scope)})`);
+    }
     const index: SearchIndex = searchIndexOf(h.app);
     const original = index.search.bind(index);
     const seen: { last?: { query: SearchQuery; hits: SearchHit[] } } = {};
@@ -94,24 +149,32 @@ async function main() {
 
     const results: ItemResult[] = [];
     const replays: Replay[] = [];
-    for (const item of loadQa()) {
+    const items = loadQa().filter((i) => !ARGS.only || ARGS.only.includes(i.id));
+    for (const [k, item] of items.entries()) {
       delete seen.last;
-      const t0 = Date.now();
-      const res = await h.app.client.post(
+      if (cache) cache.current = { hit: false };
+      const r0 = await postSse(
+        h.app,
         '/api/v1/document_proxy/ask',
         {
           question: item.question,
           docSetNames: [h.docSetName],
           ...(item.pastMessages ? { pastMessages: item.pastMessages } : {}),
+          stream: true,
         },
-        { token: h.token },
+        { token: h.token, timeoutMs: 30 * 60_000 },
       );
-      const ms = Date.now() - t0;
-      if (res.status !== 200) throw new Error(`${item.id}: ${res.status} ${res.text}`);
-      const { answer, citations } = res.body as {
-        answer: string;
-        citations: Array<{ fileName: string; pageNumber: string }>;
-      };
+      if (r0.status !== 200) throw new Error(`${item.id}: ${r0.status} ${r0.text}`);
+      const done = r0.events.find((e) => e.event === 'done');
+      const failed = r0.events.find((e) => e.event === 'error');
+      let ttftMs = r0.events.find((e) => e.event === 'delta')?.at;
+      let ms = (done ?? failed ?? r0.events.at(-1))?.at ?? 0;
+      const cachedTiming = cache?.current.hit ? cache.timing() : undefined;
+      if (cachedTiming) ({ ttftMs, totalMs: ms } = cachedTiming);
+      else if (done) cache?.recordTiming({ ttftMs, totalMs: ms });
+      const answer: string = done?.data.answer ?? '';
+      const citations: Array<{ fileName: string; pageNumber: string }> =
+        r0.events.find((e) => e.event === 'citations')?.data.citations ?? [];
       const lastSearch = seen.last as { query: SearchQuery; hits: SearchHit[] } | undefined;
       const hits = lastSearch?.hits ?? [];
       const gold = new Set([item.page, ...(item.alsoOnPages ?? [])]);
@@ -125,6 +188,9 @@ async function main() {
         answer,
         top: hits.slice(0, 5).map((x) => `${x.chunk.fileName}#${x.chunk.pageNumber}`),
         ms,
+        ttftMs,
+        ...(cache?.current.hit ? { cached: true } : {}),
+        ...(failed ? { error: String(failed.data.errorCode) } : {}),
       };
       if (item.kind === 'unanswerable') {
         r.noCitation = citations.length === 0;
@@ -145,6 +211,12 @@ async function main() {
           text: x.chunk.text,
         }));
         replays.push({ item, query: r.query, passages });
+      }
+      if (PROVIDER !== 'extractive') {
+        log(
+          `${k + 1}/${items.length} ${r.id} ${r.cached ? 'cached' : `${(ms / 1000).toFixed(1)} s`} ` +
+            `phrase=${r.answerHasPhrase ?? '-'} page=${r.anyCorrectCitation ?? '-'}${r.error ? ` error=${r.error}` : ''}`,
+        );
       }
       if (process.env.EVAL_VERBOSE) {
         log(
@@ -185,17 +257,33 @@ async function main() {
       return { minMargin, precision: pct(correct, cited), answered: pct(answered, replays.length) };
     });
     const report = summarise(results, h.indexSeconds, curve);
-    console.log(report.markdown);
-    const json = path.join(ROOT, 'dist/rag-bench/eval-results.json');
+    const json = path.join(ROOT, `dist/rag-bench/eval-results-${PROVIDER}.json`);
     fs.mkdirSync(path.dirname(json), { recursive: true });
     fs.writeFileSync(
       json,
-      JSON.stringify({ engine: ENGINE, indexing: INDEXING, metrics: report.metrics, results }, null, 2),
+      JSON.stringify(
+        { engine: ENGINE, indexing: INDEXING, provider: PROVIDER, metrics: report.metrics, results },
+        null,
+        2,
+      ),
     );
+    const model =
+      PROVIDER === 'local-llm'
+        ? path.basename(h.app.cfg.llmModelPath)
+        : PROVIDER === 'openai'
+          ? h.app.cfg.openaiModel
+          : 'extractive';
     if (WRITE) {
-      fs.writeFileSync(path.join(ROOT, 'docs/evaluation.md'), report.markdown);
+      writeProviderMetrics(ROOT, 'dev', PROVIDER, { model, engine: ENGINE, ...report.metrics });
+      const doc = path.join(ROOT, 'docs/evaluation.md');
+      const current =
+        PROVIDER === 'extractive' || !fs.existsSync(doc) ? report.markdown : fs.readFileSync(doc, 'utf8');
+      fs.writeFileSync(doc, renderProviderComparison(ROOT, current));
       log('wrote docs/evaluation.md');
     }
+    console.log(
+      PROVIDER === 'extractive' ? report.markdown : JSON.stringify({ model, ...report.metrics }, null, 2),
+    );
   } finally {
     await h.close();
   }
@@ -223,6 +311,10 @@ function summarise(
     answerContainsPhrase: pct(answerable.filter((r) => r.answerHasPhrase).length, answerable.length),
     unanswerableNoCitation: pct(unanswerable.filter((r) => r.noCitation).length, unanswerable.length),
     answerableRefused: pct(answerable.filter((r) => r.citations.length === 0).length, answerable.length),
+    errors: results.filter((r) => r.error).length,
+    cached: results.filter((r) => r.cached).length,
+    ttftP50Ms: percentile(sortedDefined(results.map((r) => r.ttftMs)), 50),
+    ttftP95Ms: percentile(sortedDefined(results.map((r) => r.ttftMs)), 95),
     askP50Ms: percentile(
       [...results.map((r) => r.ms)].sort((a, b) => a - b),
       50,

@@ -48,7 +48,7 @@ function transcriptLine(max: number) {
 export function firstLine(reply: string, max: number): string | undefined {
   const line = reply
     .split('\n')
-    .map((l) => l.replace(/^\s*(?:standalone question|question|query)\s*:\s*/i, ''))
+    .map((l) => l.replace(/^\s*(?:standalone(?: question| query)?|question|query)\s*:\s*/i, ''))
     .map((l) => l.replace(/^["'“”\s]+|["'“”\s]+$/g, ''))
     .find(Boolean);
   return line ? line.slice(0, max) : undefined;

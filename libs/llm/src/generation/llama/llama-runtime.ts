@@ -191,6 +191,11 @@ export class LlamaRuntime {
     }
   }
 
+  /** Nest calls this at shutdown (the runtime is a provider of LlmModule). */
+  onApplicationShutdown(): Promise<void> {
+    return this.close();
+  }
+
   /** Frees the model (and its memory) once the running call is done; later calls fail with 503. */
   async close(): Promise<void> {
     this.closed = true;

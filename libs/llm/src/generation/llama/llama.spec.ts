@@ -56,7 +56,7 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
   const options = (o: Partial<LlamaRuntimeOptions> = {}): LlamaRuntimeOptions => ({
     modelPath,
     contextSize: 2048,
-    threads: 2,
+    threads: 1,
     timeoutMs: 120_000,
     maxQueue: 8,
     ...o,
