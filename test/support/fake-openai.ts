@@ -44,10 +44,10 @@ export interface FakeOpenAi {
   close(): Promise<void>;
 }
 
-/** The numbered passages of an answer prompt: `[k] file, page N:` then the text. */
+/** The numbered passages of an answer prompt: `[k] ` then the text, blocks separated by a blank line. */
 export function promptPassages(user: string): Array<{ label: number; text: string }> {
   const out: Array<{ label: number; text: string }> = [];
-  const re = /^\[(\d+)\] [^\n]*, page [^\n]*:\n([\s\S]*?)(?=\n\n\[\d+\] |\n\nQuestion: |$)/gm;
+  const re = /^\[(\d+)\] ([\s\S]*?)(?=\n\n\[\d+\] |\n\nQuestion: |$)/gm;
   for (const m of user.matchAll(re)) out.push({ label: Number(m[1]), text: m[2] });
   return out;
 }

@@ -39,7 +39,7 @@ export interface PromptPassage {
 }
 
 export interface PassageBudget {
-  /** Tokens of passage text (with their headers) the prompt may hold. */
+  /** Tokens of passage text (with their labels) the prompt may hold. */
   budgetTokens: number;
   countTokens: (text: string) => number;
   /** Query the trimmed passage keeps its best sentences for. */
@@ -48,8 +48,12 @@ export interface PassageBudget {
   minTokens?: number;
 }
 
-function header(label: number, p: Pick<Passage, 'fileName' | 'pageNumber'>): string {
-  return `[${label}] ${p.fileName}, page ${p.pageNumber}:`;
+/**
+ * A passage in the prompt is its label and its text, nothing else: with a file/page header the small
+ * models copied the header into the answer ("geometry.pdf, page 17: ...").
+ */
+function block(label: number, text: string): string {
+  return `[${label}] ${text}`;
 }
 
 /**
@@ -69,15 +73,15 @@ export function selectPassages(passages: readonly Passage[], o: PassageBudget): 
     const flat = text.replace(/\s+/g, ' ');
     if (!flat || squashed.some((s) => s.includes(flat))) continue;
     const label = out.length + 1;
-    const head = header(label, p);
-    const whole = o.countTokens(`${head}\n${text}`);
+    const head = `[${label}]`;
+    const whole = o.countTokens(block(label, text));
     let kept: string | undefined;
     if (whole <= left) {
       kept = text;
       left -= whole;
     } else if (left >= minTokens) {
       kept = trimToBudget(text, left - o.countTokens(head), o);
-      if (kept) left -= o.countTokens(`${head}\n${kept}`);
+      if (kept) left -= o.countTokens(block(label, kept));
     }
     if (!kept) continue;
     squashed.push(flat);
@@ -135,7 +139,7 @@ export function answerUserPrompt(
   input: Pick<GenerateInput, 'question' | 'query' | 'history'>,
   passages: readonly PromptPassage[],
 ): string {
-  const blocks = passages.map((p) => `${header(p.label, p)}\n${p.text}`);
+  const blocks = passages.map((p) => block(p.label, p.text));
   const question = input.question.replace(/\s+/g, ' ').trim();
   const query = input.query.replace(/\s+/g, ' ').trim();
   const context =

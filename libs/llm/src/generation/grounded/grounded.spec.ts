@@ -96,7 +96,7 @@ describe('selectPassages', () => {
     expect(out).toHaveLength(1);
     expect(out[0].text).toContain('The outputtemplate default is %j.%c here.');
     expect(out[0].text.length).toBeLessThan(text.length / 2);
-    expect(estimateTokens(`[1] f1.pdf, page 1:\n${out[0].text}`)).toBeLessThanOrEqual(budget);
+    expect(estimateTokens(`[1] ${out[0].text}`)).toBeLessThanOrEqual(budget);
   });
 
   it('stays within the budget over many passages and skips text another passage holds', () => {
@@ -109,10 +109,7 @@ describe('selectPassages', () => {
       countTokens: estimateTokens,
       query: 'margins',
     });
-    const total = out.reduce(
-      (s, x) => s + estimateTokens(`[${x.label}] ${x.fileName}, page ${x.pageNumber}:\n${x.text}`),
-      0,
-    );
+    const total = out.reduce((s, x) => s + estimateTokens(`[${x.label}] ${x.text}`), 0);
     expect(total).toBeLessThanOrEqual(1500);
     expect(out.length).toBeGreaterThan(2);
     expect(out.map((x) => x.n)).not.toContain(99);
@@ -138,7 +135,10 @@ describe('prompt and grammar', () => {
       },
       [{ label: 1, n: 1, fileName: 'mp.pdf', pageNumber: '3', text: 'outputtemplate is %j.%c by default.' }],
     );
-    expect(prompt).toContain('[1] mp.pdf, page 3:\noutputtemplate is %j.%c by default.');
+    expect(prompt).toContain(
+      'Passages:\n\n[1] outputtemplate is %j.%c by default.\n\nQuestion: And its default?',
+    );
+    expect(prompt).not.toContain('mp.pdf');
     expect(prompt).toContain('Question: And its default?');
     expect(prompt).toContain('this question means: default value of outputtemplate in MetaPost');
     expect(prompt).not.toContain('A very long earlier turn');

@@ -67,7 +67,7 @@ describe('OpenAI-compatible provider (the openai client against a local wire-for
       body.response_format!.json_schema!.schema.properties.sentences.items.properties.passage.enum,
     ).toEqual([1, 2, 3]);
     expect(body.messages![1].content).toContain(
-      '[2] b.pdf, page 9:\nAssign "svg" to outputformat to get SVG output (2) files.',
+      '[2] Assign "svg" to outputformat to get SVG output (2) files.',
     );
     expect(r.calls).toEqual([
       { model: 'qwen2.5-7b-instruct', inputTokens: expect.any(Number), outputTokens: expect.any(Number) },
