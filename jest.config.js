@@ -30,7 +30,7 @@ module.exports = {
   // e2e tests drive real engines; unit tests finish far below this.
   testTimeout: 120000,
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,workflows}/**/*.spec.ts'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,workflows,bench}/**/*.spec.ts'] },
     {
       ...base,
       displayName: 'e2e',

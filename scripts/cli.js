@@ -5,6 +5,7 @@
 //
 //   npm run cli -- plan set --account <id> --plan free|pro|business
 //   npm run cli -- plan get --account <id>
+//   npm run cli -- reembed [--account <id> [--docset <name>]] [--all]
 const path = require('node:path');
 const { Client } = require('pg');
 
@@ -13,6 +14,9 @@ const USAGE = [
   'Usage:',
   '  npm run cli -- plan set --account <id> --plan free|pro|business',
   '  npm run cli -- plan get --account <id>',
+  '  npm run cli -- reembed [--account <id> [--docset <name>]] [--all]',
+  '      Writes COMPLETE documents embedded by another model into the current search index',
+  '      version with the configured embedder, from their stored pages (--all: every document).',
   '',
   'Uses DATABASE_URL (unset: the embedded database in DATA_DIR, with the API stopped).',
 ].join('\n');
@@ -25,6 +29,7 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--help' || a === '-h') flags.help = true;
+    else if (a === '--all') flags.all = true;
     else if (a.startsWith('--')) {
       const eq = a.indexOf('=');
       if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
@@ -94,6 +99,55 @@ async function plan(sub, flags) {
   throw new UsageError(sub ? `Unknown plan command "${sub}"` : 'plan needs a command: set or get');
 }
 
+/** The embedded engines (PGlite, the embedded search index) allow one process: the API's. */
+async function withEmbeddedDatabase(cfg, fn) {
+  if (cfg.databaseUrl) return fn(cfg);
+  const root = path.resolve(__dirname, '..');
+  const { startEmbeddedPostgres } = require(path.join(root, 'dist/libs/db/src'));
+  const embedded = await startEmbeddedPostgres(path.join(cfg.dataDir, 'pglite'));
+  try {
+    return await fn({ ...cfg, databaseUrl: embedded.url, databasePoolSize: 1 });
+  } finally {
+    await embedded.stop();
+  }
+}
+
+async function reembed(flags) {
+  const opts = { all: flags.all === true };
+  if (flags.account !== undefined) opts.accountId = accountIdOf(flags);
+  if (flags.docset !== undefined) {
+    if (opts.accountId === undefined) throw new UsageError('--docset needs --account <id>');
+    opts.docSetName = flags.docset;
+  }
+  const root = path.resolve(__dirname, '..');
+  const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
+  const { runReembed } = require(path.join(root, 'dist/apps/worker/src/reembed-command'));
+  const t0 = Date.now();
+  let last = 0;
+  let chunks = 0;
+  opts.onDocument = ({ chunks: n, done }) => {
+    chunks += n;
+    if (Date.now() - last < 5000) return;
+    last = Date.now();
+    const s = (Date.now() - t0) / 1000;
+    console.log(`[reembed] ${done} documents, ${chunks} chunks (${Math.round(chunks / s)} chunks/s)`);
+  };
+  const r = await withEmbeddedDatabase(loadConfig(), (cfg) => runReembed(cfg, opts));
+  console.log(
+    `[reembed] done: ${r.documents} documents, ${r.chunks} chunks re-embedded as ${r.space} into ${r.indexName} in ${r.seconds} s`,
+  );
+  if (r.changedMeanwhile)
+    console.log(
+      `[reembed] ${r.changedMeanwhile} documents changed meanwhile (their indexing run writes them)`,
+    );
+  for (const d of r.skippedDocsets) {
+    console.log(
+      `[reembed] skipped account ${d.accountId} docset "${d.docSetName}": an indexing run is open; run reembed again after it ends`,
+    );
+  }
+  if (r.skippedDocsets.length) process.exitCode = 3;
+}
+
 async function main(argv) {
   const { positional, flags } = parseArgs(argv);
   const [group, sub] = positional;
@@ -102,6 +156,7 @@ async function main(argv) {
     return;
   }
   if (group === 'plan') return plan(sub, flags);
+  if (group === 'reembed') return reembed(flags);
   throw new UsageError(`Unknown command "${group}"`);
 }
 

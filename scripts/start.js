@@ -1,12 +1,17 @@
 #!/usr/bin/env node
-// `npm start`: build when the sources are newer than dist/, then run the whole product on its
-// embedded defaults (apps/api/src/standalone.ts). Configured services are used instead.
+// `npm start`: provisions what the embedded defaults need on first run (build, Temporal CLI,
+// embedding model; one timed `[setup]` line per step), then runs the whole product
+// (apps/api/src/standalone.ts). Configured services are used instead of their embedded stand-ins.
+// A step that cannot be done says exactly what to install; the embedding model falls back to the
+// hashing embedder (with a warning in the log and in /version), the Temporal CLI cannot.
 const { execSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { ProvisionError, step } = require('./setup/common');
 
 const root = path.resolve(__dirname, '..');
 const entry = path.join(root, 'dist/apps/api/src/standalone.js');
+const env = process.env;
 
 function newestMtime(dir) {
   let newest = 0;
@@ -18,9 +23,66 @@ function newestMtime(dir) {
   return newest;
 }
 
-const sources = Math.max(...['apps', 'libs', 'workflows'].map((d) => newestMtime(path.join(root, d))));
-if (!fs.existsSync(entry) || fs.statSync(entry).mtimeMs < sources) {
-  console.log('Building (sources changed since the last build)...');
-  execSync('npm run build', { cwd: root, stdio: 'inherit' });
+async function build() {
+  const sources = Math.max(...['apps', 'libs', 'workflows'].map((d) => newestMtime(path.join(root, d))));
+  if (fs.existsSync(entry) && fs.statSync(entry).mtimeMs >= sources) return 'up to date';
+  execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
+  // tsc's incremental build leaves unchanged outputs untouched: mark the build as current
+  const now = new Date();
+  fs.utimesSync(entry, now, now);
+  return 'built (sources changed since the last build)';
 }
-require(entry).main();
+
+/** Needed only when TEMPORAL_ADDRESS is unset and no CLI is configured or on PATH. */
+async function temporalCli(note) {
+  if (env.TEMPORAL_ADDRESS) return 'not needed (TEMPORAL_ADDRESS is set)';
+  if (env.TEMPORAL_CLI_PATH) {
+    if (fs.existsSync(env.TEMPORAL_CLI_PATH)) return `using TEMPORAL_CLI_PATH`;
+    throw new ProvisionError(
+      `TEMPORAL_CLI_PATH=${env.TEMPORAL_CLI_PATH} does not exist`,
+      'Point TEMPORAL_CLI_PATH at a temporal binary, or unset it to let `npm start` build one.',
+    );
+  }
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir && fs.existsSync(path.join(dir, 'temporal'))) return `using ${path.join(dir, 'temporal')}`;
+  }
+  return require('./setup/temporal-cli').install({ note });
+}
+
+/** The local semantic embedder, unless Cohere or the hashing embedder is configured. */
+async function embeddingModel(note) {
+  if (env.COHERE_API_KEY) return 'not needed (COHERE_API_KEY is set)';
+  if (env.LOCAL_EMBEDDER === 'hashing') return 'not needed (LOCAL_EMBEDDER=hashing)';
+  if (env.LOCAL_EMBEDDER_MODEL_DIR) return 'using LOCAL_EMBEDDER_MODEL_DIR';
+  return require('./models').kindModule('embedder').install({ note });
+}
+
+async function provision() {
+  await step('build', build);
+  try {
+    await step(`Temporal CLI ${require('./setup/temporal-cli').VERSION}`, temporalCli);
+  } catch (err) {
+    if (err instanceof ProvisionError) throw err;
+    throw new ProvisionError(err.message);
+  }
+  try {
+    await step('embedding model all-MiniLM-L6-v2', embeddingModel);
+  } catch (err) {
+    const hint = err instanceof ProvisionError && err.hint ? err.hint : '';
+    if (env.LOCAL_EMBEDDER === 'minilm') throw new ProvisionError(err.message, hint);
+    console.log(
+      `[setup] WARNING: continuing with the lexical hashing embedder: semantic search is off until the model is installed.\n` +
+        (hint ? `[setup]   ${hint}\n` : '') +
+        '[setup]   Then restart DocQA and re-embed existing docsets with `npm run cli -- reembed` (docs/models.md).',
+    );
+  }
+}
+
+provision().then(
+  () => require(entry).main(),
+  (err) => {
+    console.error(`\nDocQA cannot start: ${err.message}`);
+    if (err.hint) console.error(err.hint);
+    process.exit(1);
+  },
+);

@@ -13,8 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { postSse } from '../../test/support/sse';
-import { DevQaItem } from '../../test/support/seed';
-import { Engine, Harness, Indexing, loadQa, log, percentile, ROOT, startHarness } from '../rag/harness';
+import { Engine, Harness, Indexing, loadQa, QaItem, log, percentile, ROOT, startHarness } from '../rag/harness';
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'embedded,elasticsearch').split(',') as Engine[];
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 96);
@@ -39,7 +38,7 @@ interface EngineResult {
   sse: { samples: number; firstEventP50: number; firstEventP95: number; totalP50: number; totalP95: number };
 }
 
-function body(item: DevQaItem, docSetName: string, stream = false) {
+function body(item: QaItem, docSetName: string, stream = false) {
   return {
     question: item.question,
     docSetNames: [docSetName],
@@ -50,7 +49,7 @@ function body(item: DevQaItem, docSetName: string, stream = false) {
 
 async function level(
   h: Harness,
-  qa: DevQaItem[],
+  qa: QaItem[],
   concurrency: number,
   requests: number,
 ): Promise<LevelResult> {
@@ -90,7 +89,7 @@ async function level(
   };
 }
 
-async function sse(h: Harness, qa: DevQaItem[]): Promise<EngineResult['sse']> {
+async function sse(h: Harness, qa: QaItem[]): Promise<EngineResult['sse']> {
   const first: number[] = [];
   const total: number[] = [];
   for (let i = 0; i < SSE_SAMPLES; i++) {

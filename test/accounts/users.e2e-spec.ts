@@ -67,8 +67,8 @@ describe('Account API: registration, profile, password, accounts', () => {
       const res = await app.client.post('/api/v1/users', {
         user: {
           email: uniqueEmail(),
-          password: 'password1',
-          password_confirmation: 'password1',
+          password: 'tidal-lantern-7',
+          password_confirmation: 'tidal-lantern-7',
           terms_of_service: true,
         },
       });
@@ -89,13 +89,13 @@ describe('Account API: registration, profile, password, accounts', () => {
     it.each([
       [
         'missing e-mail',
-        { password: 'password1', password_confirmation: 'password1' },
+        { password: 'tidal-lantern-7', password_confirmation: 'tidal-lantern-7' },
         'email',
         "can't be blank",
       ],
       [
         'malformed e-mail',
-        { email: 'not-an-email', password: 'password1', password_confirmation: 'password1' },
+        { email: 'not-an-email', password: 'tidal-lantern-7', password_confirmation: 'tidal-lantern-7' },
         'email',
         'is invalid',
       ],
@@ -107,25 +107,30 @@ describe('Account API: registration, profile, password, accounts', () => {
       ],
       [
         'missing password',
-        { email: 'x@example.com', password_confirmation: 'password1' },
+        { email: 'x@example.com', password_confirmation: 'tidal-lantern-7' },
         'password',
         "can't be blank",
       ],
       [
         'confirmation mismatch',
-        { email: 'x@example.com', password: 'password1', password_confirmation: 'password2' },
+        { email: 'x@example.com', password: 'tidal-lantern-7', password_confirmation: 'tidal-lantern-8' },
         'password_confirmation',
         "doesn't match Password",
       ],
       [
         'missing confirmation',
-        { email: 'x@example.com', password: 'password1' },
+        { email: 'x@example.com', password: 'tidal-lantern-7' },
         'password_confirmation',
         "can't be blank",
       ],
       [
         'non-string name',
-        { email: 'x@example.com', password: 'password1', password_confirmation: 'password1', name: 42 },
+        {
+          email: 'x@example.com',
+          password: 'tidal-lantern-7',
+          password_confirmation: 'tidal-lantern-7',
+          name: 42,
+        },
         'name',
         'must be a string',
       ],
@@ -136,10 +141,43 @@ describe('Account API: registration, profile, password, accounts', () => {
       expect(res.body.errors[field]).toEqual([message]);
     });
 
+    it.each([
+      ['a common password', () => '12345678', 'is too common (it is on lists of leaked passwords)'],
+      [
+        'a common password in other letter case',
+        () => 'PassWord123',
+        'is too common (it is on lists of leaked passwords)',
+      ],
+      ['the e-mail address itself', (email: string) => email, "can't be your e-mail address"],
+      [
+        'the e-mail address in capitals',
+        (email: string) => email.toUpperCase(),
+        "can't be your e-mail address",
+      ],
+    ])('is 422 for %s and creates nothing', async (_what, passwordOf, message) => {
+      const email = uniqueEmail('weak');
+      const password = passwordOf(email);
+      const res = await app.client.post('/api/v1/users', {
+        user: { email, password, password_confirmation: password },
+      });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        error: `Validation failed: Password ${message}`,
+        errors: { password: [message] },
+      });
+      expect((await db.query('SELECT 1 FROM users WHERE lower(email) = lower($1)', [email])).rows).toEqual(
+        [],
+      );
+    });
+
     it('is 422 for an e-mail already taken, whatever its letter case', async () => {
       const u = await register(app);
       const res = await app.client.post('/api/v1/users', {
-        user: { email: u.email.toUpperCase(), password: 'password1', password_confirmation: 'password1' },
+        user: {
+          email: u.email.toUpperCase(),
+          password: 'tidal-lantern-7',
+          password_confirmation: 'tidal-lantern-7',
+        },
       });
       expect(res.status).toBe(422);
       expect(res.body.errors).toEqual({ email: ['has already been taken'] });
@@ -154,7 +192,11 @@ describe('Account API: registration, profile, password, accounts', () => {
     afterAll(async () => strict?.close());
 
     it('requires user.terms_of_service when set', async () => {
-      const user = { email: uniqueEmail(), password: 'password1', password_confirmation: 'password1' };
+      const user = {
+        email: uniqueEmail(),
+        password: 'tidal-lantern-7',
+        password_confirmation: 'tidal-lantern-7',
+      };
       const refused = await strict.client.post('/api/v1/users', { user });
       expect(refused.status).toBe(422);
       expect(refused.body.errors).toEqual({ terms_of_service: ['must be accepted'] });
@@ -182,6 +224,14 @@ describe('Account API: registration, profile, password, accounts', () => {
       // The avatar is served by this service, as SVG, without a credential.
       const avatarUrl = new URL(res.body.avatar_url);
       expect(avatarUrl.origin).toBe(app.client.baseUrl);
+      // The URL comes from the service's public base URL, not from the client's Host header.
+      const spoofed = await app.client.get('/api/v1/me', {
+        token: u.token,
+        headers: { host: 'evil.example.com' },
+      });
+      expect(spoofed.status).toBe(200);
+      expect(spoofed.body.avatar_url).toBe(res.body.avatar_url);
+      expect(spoofed.body.content).not.toContain('evil.example.com');
       expect(avatarUrl.pathname).toBe(`/api/v1/users/${u.id}/avatar.svg`);
       const avatar = await app.client.get(avatarUrl.pathname + avatarUrl.search);
       expect(avatar.status).toBe(200);
@@ -241,6 +291,23 @@ describe('Account API: registration, profile, password, accounts', () => {
       const fresh = await login(app, u.email, 'brand-new-pw');
       expect(fresh.status).toBe(200);
       expect(fresh.body.token).toBe(u.token);
+    });
+
+    it('is 422 for a common password or the e-mail address, and keeps the old password', async () => {
+      const u = await register(app);
+      for (const [password, message] of [
+        ['iloveyou123', 'is too common (it is on lists of leaked passwords)'],
+        [u.email, "can't be your e-mail address"],
+      ]) {
+        const res = await app.client.patch(
+          '/api/v1/password',
+          { user: { current_password: u.password, password, password_confirmation: password } },
+          { token: u.token },
+        );
+        expect(res.status).toBe(422);
+        expect(res.body.errors).toEqual({ password: [message] });
+      }
+      expect((await login(app, u.email, u.password)).status).toBe(200);
     });
 
     it('is 422 for a wrong current password, a mismatch or a short password; 400 without user', async () => {
@@ -370,5 +437,24 @@ describe('Account API: registration, profile, password, accounts', () => {
     expect(res.body.components.schemas.AccountErrorDto.properties).toHaveProperty('reset_at');
     expect(paths['/api/v1/auth'].post.responses).toHaveProperty('429');
     expect(paths['/api/v1/api_tokens'].post.tags).toContain('Account API: extensions');
+  });
+
+  describe('PUBLIC_BASE_URL', () => {
+    it('absolute URLs in responses use the configured public base URL', async () => {
+      const behindProxy = await startTestApp({ env: { PUBLIC_BASE_URL: 'https://docs.example.com/' } });
+      try {
+        const u = await register(behindProxy);
+        const res = await behindProxy.client.get('/api/v1/me', {
+          token: u.token,
+          headers: { host: 'evil.example.com' },
+        });
+        expect(res.status).toBe(200);
+        expect(res.body.avatar_url).toMatch(
+          new RegExp(`^https://docs\\.example\\.com/api/v1/users/${u.id}/avatar\\.svg\\?s=`),
+        );
+      } finally {
+        await behindProxy.close();
+      }
+    });
   });
 });

@@ -74,6 +74,28 @@ describe('Chatbot: ask_question over indexed documents', () => {
       expect(Object.keys(c).sort()).toEqual(['fileName', 'index', 'pageNumber', 'source']);
   });
 
+  it("builds the signed links from the service's public base URL, never from the request's Host header", async () => {
+    for (const host of [
+      'evil.example.com',
+      'evil.example.com:443',
+      `localhost:${new URL(app.client.baseUrl).port}.evil.example`,
+    ]) {
+      const res = await ask(app, key, { question: 'When are refunds paid?' }, { ...headers, host });
+      expect(res.status).toBe(200);
+      const source = res.body.citations[0].source as string;
+      expect(new URL(source).origin).toBe(app.client.baseUrl);
+      expect(source).not.toContain('evil');
+    }
+    const streamed = await postSse(
+      app,
+      ASK,
+      { question: 'When are refunds paid?', stream: true },
+      { token: key, headers: { ...headers, host: 'evil.example.com' } },
+    );
+    const done = streamed.events.find((e) => e.event === 'done');
+    expect(new URL(done!.data.citations[0].source).origin).toBe(app.client.baseUrl);
+  });
+
   it('serves the cited file through the link with no other credential, until the link expires', async () => {
     const res = await ask(app, key, { question: 'When are refunds paid?' }, headers);
     const source = new URL(res.body.citations[0].source);

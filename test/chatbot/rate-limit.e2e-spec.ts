@@ -42,10 +42,8 @@ describe('Chatbot: hourly rate limits per key (Postgres counters)', () => {
       reset_at: '2031-03-04T11:00:00.000Z',
     });
     expect(over.headers['retry-after']).toBe(String(50 * 60));
-    // The counter is per key and shared by both chatbot endpoints.
-    const support = await app.client.post(SUPPORT, { message: 'hello' }, { token: key });
-    expect(support.status).toBe(429);
-    expect(support.body.limit).toBe(50);
+    // The counter is per key (that it is shared with support e-mails is tested with SMTP, in
+    // support-email.e2e-spec).
     const other = await createKey(app, a.token);
     expect((await ask(app, other.key)).status).toBe(200);
 
@@ -112,5 +110,35 @@ describe('Chatbot: hourly rate limits per key (Postgres counters)', () => {
       expect((await ask(app, key, undefined, { origin: 'https://evil.example' })).status).toBe(403);
     }
     expect((await ask(app, key, undefined, { origin: 'https://shop.example.com' })).status).toBe(200);
+  });
+
+  it('only requests that reach an answer or a support e-mail count: malformed (400) and refused (503) ones do not', async () => {
+    const a = await chatbotAccount(app, { plan: 'pro' });
+    const { key } = await createKey(app, a.token);
+    const malformed = [
+      {},
+      { question: '' },
+      { question: 5 },
+      { question: 'q', format: 'pdf' },
+      { question: 'q', past_messages: 'nope' },
+    ];
+    for (let i = 0; i < 60; i++) {
+      const res = await ask(app, key, malformed[i % malformed.length]);
+      expect({ i, status: res.status }).toEqual({ i, status: 400 });
+    }
+    for (let i = 0; i < 5; i++) {
+      expect((await app.client.post(SUPPORT, { sender_email: 'x@example.com' }, { token: key })).status).toBe(
+        400,
+      );
+      // No SMTP in this app and no support address: the e-mail is refused before it is queued.
+      expect((await app.client.post(SUPPORT, { message: 'hello' }, { token: key })).status).toBe(503);
+    }
+    for (let i = 1; i <= 50; i++) {
+      const res = await ask(app, key, { question: `question ${i}` });
+      expect({ i, status: res.status }).toEqual({ i, status: 200 });
+    }
+    expect((await ask(app, key)).status).toBe(429);
+    // Over the limit, a malformed request is still told what is wrong with it.
+    expect((await ask(app, key, {})).status).toBe(400);
   });
 });

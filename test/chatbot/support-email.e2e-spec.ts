@@ -1,7 +1,7 @@
 import type { Client } from 'pg';
 import { startTestApp, TestApp } from '../support/app';
 import { dbOf } from '../indexing/support';
-import { chatbotAccount, createKey, eventually, sleep, SUPPORT } from './support';
+import { ask, chatbotAccount, clockOf, createKey, eventually, sleep, SUPPORT } from './support';
 import { startTestSmtp, TestSmtp } from './smtp';
 
 const SUPPORT_ADDRESS = 'help@shop.example.com';
@@ -123,6 +123,31 @@ describe('Chatbot: support e-mail through the outbox and SMTP', () => {
       for (const t of tags) expect({ t, n: mailsWith(t).length }).toEqual({ t, n: 1 });
     } finally {
       await replica.close();
+    }
+  });
+
+  it('shares the hourly counter with ask_question: a queued e-mail counts, and a spent key gets 429', async () => {
+    // A fixed instant, so the hour cannot roll over between the requests.
+    clockOf(app).set(Date.UTC(2031, 2, 4, 10, 10, 0));
+    try {
+      const a = await chatbotAccount(app, { plan: 'pro', supportEmail: SUPPORT_ADDRESS });
+      const k = await createKey(app, a.token);
+      expect((await app.client.post(SUPPORT, { message: 'counted-1' }, { token: k.key })).status).toBe(200);
+      for (let i = 1; i <= 49; i++) {
+        const res = await ask(app, k.key, { question: `question ${i}` });
+        expect({ i, status: res.status }).toEqual({ i, status: 200 });
+      }
+      expect((await ask(app, k.key)).status).toBe(429);
+      const over = await app.client.post(SUPPORT, { message: 'one too many' }, { token: k.key });
+      expect(over.status).toBe(429);
+      expect(over.body).toEqual({
+        error: 'Rate limit of 50 requests per hour for this chatbot key exceeded',
+        limit: 50,
+        reset_at: '2031-03-04T11:00:00.000Z',
+      });
+      expect(await outboxRow('one too many')).toBeUndefined();
+    } finally {
+      clockOf(app).reset();
     }
   });
 

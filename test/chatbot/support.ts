@@ -1,9 +1,8 @@
 import { createParser, EventSourceMessage } from 'eventsource-parser';
-import { Agent, request } from 'undici';
-import * as fs from 'node:fs';
+import { request } from 'undici';
 import { ChatbotClock } from '@docqa/chatbot';
 import type { TestApp } from '../support/app';
-import type { HttpResponse } from '../support/http';
+import { tlsAgent, type HttpResponse } from '../support/http';
 import { dbOf, newAccount } from '../indexing/support';
 
 export const ASK = '/api/v1/chatbot/ask_question';
@@ -88,7 +87,7 @@ export async function postSse(
   body: unknown,
   o: { token?: string; headers?: Record<string, string> } = {},
 ): Promise<SseResult & { text: string }> {
-  const agent = new Agent({ connect: { ca: fs.readFileSync(app.api.tls.caFile) } });
+  const agent = tlsAgent(app.client.baseUrl, app.api.tls.caFile);
   const t0 = Date.now();
   try {
     const res = await request(app.client.baseUrl + path, {

@@ -80,6 +80,7 @@ describe('HTTPS only and the two error conventions', () => {
       name: 'docqa',
       version: require('../../package.json').version,
       commit: expect.stringMatching(/^[0-9a-f]{40}$/),
+      embedder: { model: 'all-MiniLM-L6-v2', dimensions: 384 },
     });
   });
 

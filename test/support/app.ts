@@ -2,6 +2,7 @@ import { DynamicModule, Type } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { AppConfig, loadConfig } from '@docqa/common';
 import { createApi, RunningApi } from '../../apps/api/src/bootstrap/create-api';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
@@ -54,9 +55,16 @@ export async function startTestApp(o: TestAppOptions = {}): Promise<TestApp> {
     TEMPORAL_ADDRESS: i.temporalAddress,
     TEMPORAL_TASK_QUEUE: uniqueName('docqa-test'),
     ELASTICSEARCH_URL: o.embeddedSearch ? undefined : i.elasticsearchUrl,
+    // The product's default local embedder, for real (test/infra provisions the model); `minilm`
+    // rather than `auto`, so a missing model fails the suite instead of falling back.
+    LOCAL_EMBEDDER: 'minilm',
     ...(o.env ?? {}),
   };
   const cfg = loadConfig(env);
+  // nestjs-pino keeps its out-of-context logger (every Nest Logger line) in a module-level
+  // variable bound to the first app's LOG_FILE; without a reset, a second app in the same test
+  // file would log into the first one's (deleted) file.
+  __resetOutOfContextForTests();
   const extra = [...(o.worker ? [WorkerModule] : []), ...(o.extraModules ?? [])];
   const api = await createApi(cfg, extra);
   const client = new TestClient(`https://localhost:${api.httpsPort}`, api.tls.caFile);

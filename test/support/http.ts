@@ -1,5 +1,16 @@
 import * as fs from 'node:fs';
-import { Agent, request as undiciRequest } from 'undici';
+import { Agent, buildConnector, request as undiciRequest } from 'undici';
+
+/**
+ * An HTTPS agent that verifies the server against `caFile` under the name of `baseUrl`'s host,
+ * whatever Host header a request sends (undici would otherwise verify against the Host header,
+ * and tests send forged ones on purpose).
+ */
+export function tlsAgent(baseUrl: string, caFile: string): Agent {
+  const connector = buildConnector({ ca: fs.readFileSync(caFile) });
+  const servername = new URL(baseUrl).hostname;
+  return new Agent({ connect: (opts, cb) => connector({ ...opts, servername }, cb) });
+}
 
 export interface HttpResponse<T = any> {
   status: number;
@@ -26,7 +37,7 @@ export class TestClient {
     readonly baseUrl: string,
     caFile: string,
   ) {
-    this.agent = new Agent({ connect: { ca: fs.readFileSync(caFile) } });
+    this.agent = tlsAgent(baseUrl, caFile);
   }
 
   async request<T = any>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResponse<T>> {

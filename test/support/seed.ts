@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from 'pg';
+import { embeddingSpaceKey } from '@docqa/common';
 import type { DocumentStatus, SourceType } from '@docqa/db';
 import { chunkPages, PdfExtractor } from '@docqa/indexing';
 import { EMBEDDER, Embedder } from '@docqa/llm';
@@ -79,8 +80,9 @@ export async function seedDocuments(
       const created = d.createdAt ?? new Date();
       await db.query(
         `INSERT INTO documents (id, account_id, docset_name, file_name, source_type, source_id, source_path, status,
-           file_type, size_bytes, page_count, chunk_count, summary, indexed_at, created_at, updated_at, content_hash)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$15,$16)`,
+           file_type, size_bytes, page_count, chunk_count, summary, indexed_at, created_at, updated_at, content_hash,
+           embedding_space)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$15,$16,$17)`,
         [
           id,
           accountId,
@@ -98,6 +100,7 @@ export async function seedDocuments(
           complete ? created : null,
           created,
           createHash('sha256').update(d.pages.join('\f')).digest('hex'),
+          complete ? embeddingSpaceKey(embedder) : null,
         ],
       );
       if (complete) {
@@ -142,11 +145,14 @@ let extractor: PdfExtractor | undefined;
  * Page texts of a dev-corpus PDF, extracted like indexing does (unpdf in a worker thread) and
  * cached in the temp dir by file size and time, so suites do not parse the same PDF again.
  */
-export async function corpusPages(fileName: string): Promise<string[]> {
-  const file = path.join(CORPUS_DIR, fileName);
+export async function corpusPages(fileName: string, dir = CORPUS_DIR): Promise<string[]> {
+  const file = path.join(dir, fileName);
   const st = fs.statSync(file);
   const cacheDir = path.join(os.tmpdir(), 'docqa-corpus-pages');
-  const cache = path.join(cacheDir, `${fileName}.${st.size}.${Math.floor(st.mtimeMs)}.json`);
+  const cache = path.join(
+    cacheDir,
+    `${path.basename(dir)}-${fileName}.${st.size}.${Math.floor(st.mtimeMs)}.json`,
+  );
   if (fs.existsSync(cache)) return JSON.parse(fs.readFileSync(cache, 'utf8')) as string[];
   extractor ??= new PdfExtractor({ threads: 1 });
   const pages = await extractor.extract(fs.readFileSync(file));
@@ -162,15 +168,16 @@ export async function closeCorpusExtractor(): Promise<void> {
   extractor = undefined;
 }
 
-/** Seeds dev-corpus PDFs (COMPLETE) into one docset. */
+/** Seeds corpus PDFs (COMPLETE; the dev corpus unless `dir` names another) into one docset. */
 export async function seedCorpus(
   app: TestApp,
   accountId: number,
   docSetName: string,
   files: string[],
+  dir = CORPUS_DIR,
 ): Promise<SeededDocument[]> {
   const docs: SeedDocument[] = [];
-  for (const fileName of files) docs.push({ docSetName, fileName, pages: await corpusPages(fileName) });
+  for (const fileName of files) docs.push({ docSetName, fileName, pages: await corpusPages(fileName, dir) });
   return seedDocuments(app, accountId, docs);
 }
 

@@ -1,33 +1,27 @@
-// `node -r ./test/support/ts-register.js some/file.ts`: runs the TypeScript sources directly, as
-// Jest does (same swc options, the @docqa/* path aliases of tsconfig.json). Used to run a worker
-// in a child process that a test can SIGKILL.
+// Lets a plain `node` child process load the TypeScript sources the way Jest does (swc, CommonJS,
+// decorators, @docqa/* aliases): `node -r test/support/ts-register.js some-script.ts`. Tests that
+// must run product code in a real process (its own environment, native engines that can wedge,
+// signals) use it instead of a build.
 const fs = require('node:fs');
-const path = require('node:path');
 const Module = require('node:module');
-const swc = require('@swc/core');
+const path = require('node:path');
+const { transformSync } = require('@swc/core');
 
 const ROOT = path.resolve(__dirname, '../..');
-const { paths } = JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions;
-const aliases = Object.entries(paths).map(([alias, [target]]) =>
-  alias.endsWith('/*')
-    ? { prefix: alias.slice(0, -1), target: path.join(ROOT, target.slice(0, -1)) }
-    : { exact: alias, target: path.join(ROOT, target) },
-);
 
-const resolve = Module._resolveFilename;
+const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
-  for (const a of aliases) {
-    if (a.exact === request) return resolve.call(this, a.target, ...rest);
-    if (a.prefix && request.startsWith(a.prefix))
-      return resolve.call(this, a.target + request.slice(a.prefix.length), ...rest);
+  const m = /^@docqa\/([^/]+)(\/.*)?$/.exec(request);
+  if (m) {
+    const base = m[1] === 'workflows' ? 'workflows/src' : `libs/${m[1]}/src`;
+    request = path.join(ROOT, base, m[2] ?? '');
   }
-  return resolve.call(this, request, ...rest);
+  return resolveFilename.call(this, request, ...rest);
 };
 
-require.extensions['.ts'] = function (mod, filename) {
-  const { code } = swc.transformSync(fs.readFileSync(filename, 'utf8'), {
+Module._extensions['.ts'] = (module, filename) => {
+  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), {
     filename,
-    sourceMaps: 'inline',
     jsc: {
       parser: { syntax: 'typescript', decorators: true },
       transform: { legacyDecorator: true, decoratorMetadata: true },
@@ -35,6 +29,7 @@ require.extensions['.ts'] = function (mod, filename) {
       keepClassNames: true,
     },
     module: { type: 'commonjs' },
+    sourceMaps: 'inline',
   });
-  mod._compile(code, filename);
+  module._compile(code, filename);
 };

@@ -41,6 +41,10 @@ export function envOf(cfg: AppConfig, logFile: string): NodeJS.ProcessEnv {
     INDEXING_CONCURRENCY: v(cfg.indexingConcurrency),
     INDEXING_CHILDREN_PER_RUN: v(cfg.indexingChildrenPerRun),
     INDEXING_MAX_FILE_BYTES: v(cfg.indexingMaxFileBytes),
+    // api and worker must embed into the same space (one index version)
+    LOCAL_EMBEDDER: cfg.localEmbedder,
+    LOCAL_EMBEDDER_MODEL_DIR: cfg.localEmbedderModelDir,
+    DOCQA_CACHE_DIR: cfg.docqaCacheDir ?? process.env.DOCQA_CACHE_DIR,
     METRICS_ENABLED: 'false',
   };
   return Object.fromEntries(Object.entries(env).filter(([, x]) => x !== undefined)) as NodeJS.ProcessEnv;

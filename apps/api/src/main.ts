@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig, resolveAppSecret } from '@docqa/common';
+import { handleShutdownSignals, loadConfig, resolveAppSecret } from '@docqa/common';
 import { createApi } from './bootstrap/create-api';
 
 /** Production API process: `node dist/apps/api/src/main.js`, N replicas; every dependency configured. */
@@ -10,14 +10,7 @@ async function main(): Promise<void> {
   console.log(
     `DocQA API listening on https://localhost:${api.httpsPort} (plain HTTP ${api.httpPort} refuses)`,
   );
-  const stop = () => {
-    api.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  handleShutdownSignals({ stop: () => api.close(), timeoutMs: cfg.shutdownTimeoutMs });
 }
 
 if (require.main === module) {

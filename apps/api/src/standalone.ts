@@ -5,8 +5,10 @@ import {
   AppConfig,
   ConfigError,
   findTemporalCli,
+  handleShutdownSignals,
   loadConfig,
   resolveAppSecret,
+  shutdownTracker,
   startTemporalDevServer,
   TEMPORAL_INSTALL_HINT,
   TemporalDevServer,
@@ -28,8 +30,12 @@ export async function startStandalone(cfg: AppConfig = loadConfig()) {
 
   const stopAll = async () => {
     await started.api?.close().catch(() => undefined);
-    await started.temporal?.stop().catch(() => undefined);
-    await started.pg?.stop().catch(() => undefined);
+    await shutdownTracker.step('temporal dev server', async () => {
+      await started.temporal?.stop().catch(() => undefined);
+    });
+    await shutdownTracker.step('embedded postgres', async () => {
+      await started.pg?.stop().catch(() => undefined);
+    });
   };
 
   try {
@@ -50,6 +56,9 @@ export async function startStandalone(cfg: AppConfig = loadConfig()) {
         logFile: path.join(cfg.dataDir, 'temporal.log'),
       });
       cfg.temporalAddress = started.temporal.address;
+      const temporal = started.temporal;
+      // A forced exit must not leave the dev server running (it would hold its port and database).
+      shutdownTracker.atForcedExit(() => temporal.process.kill('SIGKILL'));
     }
     started.api = await createApi(cfg, [WorkerModule]);
   } catch (err) {
@@ -73,6 +82,9 @@ export function main(): void {
           `DocQA is up (${Date.now() - t0} ms)`,
           `  API           ${base}/api/v1  (Document API: ${base}/api/v1/document_proxy)`,
           `  API docs      ${base}/api/docs`,
+          ...(cfg.publicBaseUrl && cfg.publicBaseUrl !== base
+            ? [`  Public URL    ${cfg.publicBaseUrl}  (PUBLIC_BASE_URL: links in responses)`]
+            : []),
           `  Temporal UI   ${temporalUi}`,
           `  CA file       ${api.tls.caFile}   (curl --cacert ${api.tls.caFile} ${base}/api/v1/document_proxy/health)`,
           `  Plain HTTP    http://localhost:${api.httpPort} (refuses every request with 403)`,
@@ -83,18 +95,9 @@ export function main(): void {
           '',
         ].join('\n'),
       );
-      let stopping = false;
-      const shutdown = (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        console.log(`${signal}: stopping DocQA...`);
-        stop().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.on('SIGINT', () => shutdown('SIGINT'));
-      process.on('SIGTERM', () => shutdown('SIGTERM'));
+      // Graceful first; whatever is hung, the process exits within SHUTDOWN_TIMEOUT_MS, naming
+      // what did not stop.
+      handleShutdownSignals({ stop, timeoutMs: cfg.shutdownTimeoutMs });
     })
     .catch((err: Error) => {
       console.error(`DocQA failed to start: ${err.message}`);

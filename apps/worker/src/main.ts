@@ -5,10 +5,12 @@ import { Logger, LoggerModule } from 'nestjs-pino';
 import {
   AppConfig,
   ConfigModule,
+  handleShutdownSignals,
   loadConfig,
   logDestination,
   MetricsModule,
   pinoOptions,
+  shutdownTracker,
   TemporalModule,
 } from '@docqa/common';
 import { DbModule } from '@docqa/db';
@@ -41,14 +43,10 @@ if (require.main === module) {
   const cfg = loadConfig();
   startWorker(cfg)
     .then((app) => {
-      const stop = () => {
-        app.close().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      handleShutdownSignals({
+        stop: () => shutdownTracker.step('application modules', () => app.close()),
+        timeoutMs: cfg.shutdownTimeoutMs,
+      });
     })
     .catch((err: Error) => {
       console.error(`worker failed to start: ${err.message}`);

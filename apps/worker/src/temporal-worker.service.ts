@@ -1,8 +1,17 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { NativeConnection, Runtime, Worker, DefaultLogger } from '@temporalio/worker';
+import { Context } from '@temporalio/activity';
+import {
+  ActivityInboundCallsInterceptor,
+  ActivityExecuteInput,
+  DefaultLogger,
+  NativeConnection,
+  Next,
+  Runtime,
+  Worker,
+} from '@temporalio/worker';
 import * as path from 'node:path';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { activityMonitor, APP_CONFIG, AppConfig, shutdownTracker } from '@docqa/common';
 import { activitiesOf } from '@docqa/indexing';
 import { ACTIVITY_CLASSES } from './activities';
 import { temporalTelemetryOptions } from './temporal-metrics';
@@ -11,6 +20,21 @@ import { temporalTelemetryOptions } from './temporal-metrics';
 export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '../../../workflows/src'));
 
 let runtimeInstalled = false;
+
+/** Records each activity's start and end in the process's activity monitor (health, shutdown log). */
+class MonitoredActivity implements ActivityInboundCallsInterceptor {
+  constructor(private readonly ctx: Context) {}
+
+  async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
+    const info = this.ctx.info;
+    activityMonitor.started(this.ctx, info.activityType, info.workflowExecution?.workflowId ?? '');
+    try {
+      return await next(input);
+    } finally {
+      activityMonitor.finished(this.ctx);
+    }
+  }
+}
 
 /**
  * Runs the Temporal worker inside a Nest application context: activities are Nest providers,
@@ -52,8 +76,14 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
       taskQueue: this.cfg.temporalTaskQueue,
       workflowsPath: WORKFLOWS_PATH,
       activities: this.activities(),
-      shutdownGraceTime: '10s',
+      interceptors: { activity: [(ctx) => ({ inbound: new MonitoredActivity(ctx) })] },
+      maxConcurrentActivityTaskExecutions: this.cfg.workerMaxConcurrentActivities,
+      // Shutdown within SHUTDOWN_TIMEOUT_MS: running activities get a fifth of it to finish, then
+      // are cancelled (each stops within CANCEL_GRACE_MS); past three fifths the worker gives up.
+      shutdownGraceTime: Math.round(this.cfg.shutdownTimeoutMs / 5),
+      shutdownForceTime: Math.round((this.cfg.shutdownTimeoutMs * 3) / 5),
     });
+    activityMonitor.attach(this.cfg.temporalTaskQueue);
     this.running = this.worker.run();
     this.running.catch((err: Error) =>
       this.logger.error({ errName: err.name, errMessage: err.message }, 'worker stopped'),
@@ -62,8 +92,23 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.worker && this.worker.getState() === 'RUNNING') this.worker.shutdown();
-    await this.running?.catch(() => undefined);
-    await this.connection?.close();
+    activityMonitor.detach(this.cfg.temporalTaskQueue);
+    await shutdownTracker.step(
+      'temporal worker',
+      async () => {
+        if (this.worker && this.worker.getState() === 'RUNNING') this.worker.shutdown();
+        await this.running?.catch((err: Error) => {
+          const running = activityMonitor.describeRunning();
+          const why = `${err.name}${running.length ? `; activities still running: ${running.join(', ')}` : ''}`;
+          this.logger.warn(`worker did not stop cleanly: ${why}`);
+          shutdownTracker.failed('temporal worker', why);
+        });
+        await this.connection?.close();
+      },
+      () => {
+        const running = activityMonitor.describeRunning();
+        return running.length ? `activities still running: ${running.join(', ')}` : undefined;
+      },
+    );
   }
 }

@@ -8,6 +8,7 @@ import {
   parseOtpAttempt,
   parseRegister,
 } from './commands';
+import { COMMON_PASSWORD, PASSWORD_IS_EMAIL, passwordPolicyProblem } from './users/password-policy';
 
 function failure(fn: () => unknown): {
   status: number;
@@ -102,13 +103,28 @@ describe('other commands', () => {
   it('parseChangePassword checks the current password is present and the new one matches', () => {
     expect(failure(() => parseChangePassword({})).status).toBe(400);
     const f = failure(() =>
-      parseChangePassword({ user: { password: 'newpassword', password_confirmation: 'x' } }),
+      parseChangePassword({ user: { password: 'tidal-lantern-7', password_confirmation: 'x' } }),
     );
     expect(f.status).toBe(422);
     expect(f.errors).toEqual({
       current_password: ["can't be blank"],
       password_confirmation: ["doesn't match Password"],
     });
+  });
+
+  it('refuses common passwords (any letter case) and the e-mail address as the password', () => {
+    const withPassword = (password: string) => () =>
+      parseRegister({ user: { ...valid, password, password_confirmation: password } }, false);
+    expect(failure(withPassword('12345678')).errors).toEqual({ password: [COMMON_PASSWORD] });
+    expect(failure(withPassword('Sunshine1')).errors).toEqual({ password: [COMMON_PASSWORD] });
+    expect(failure(withPassword('ada@example.COM')).errors).toEqual({ password: [PASSWORD_IS_EMAIL] });
+    expect(parseRegister({ user: valid }, false).password).toBe('longenough');
+    // Change of password: the common list here, the e-mail in the service (it knows the address).
+    const change = (password: string) => () =>
+      parseChangePassword({ user: { current_password: 'x', password, password_confirmation: password } });
+    expect(failure(change('iloveyou')).errors).toEqual({ password: [COMMON_PASSWORD] });
+    expect(passwordPolicyProblem('Ada@example.com', 'ada@example.com')).toBe(PASSWORD_IS_EMAIL);
+    expect(passwordPolicyProblem('tidal-lantern-7', 'ada@example.com')).toBeUndefined();
   });
 
   it('parseCreateToken validates name, read_only and docset_names', () => {

@@ -1,4 +1,5 @@
-import { DomainError, ErrorCode } from '@docqa/common';
+import { docsetNameProblem, DomainError, ErrorCode } from '@docqa/common';
+import { passwordPolicyProblem } from './users/password-policy';
 
 /**
  * Account API request parsing. Input is validated once, here, where each command is built:
@@ -11,7 +12,6 @@ export const PASSWORD_MAX = 128;
 export const EMAIL_MAX = 254;
 export const NAME_MAX = 100;
 export const TOKEN_NAME_MAX = 100;
-export const DOCSET_NAME_MAX = 200;
 export const TOKEN_DOCSETS_MAX = 100;
 const EMAIL_SHAPE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
 
@@ -117,19 +117,40 @@ function requiredString(v: unknown, field: string, errs: FieldErrors): string | 
   return v;
 }
 
-function checkNewPassword(obj: Obj, errs: FieldErrors): string | undefined {
+/** `email`: the account's e-mail address when known here (registration); the service checks it otherwise. */
+function checkNewPassword(obj: Obj, errs: FieldErrors, email?: string): string | undefined {
   const password = requiredString(obj.password, 'password', errs);
   if (password !== undefined) {
     if (password.length < PASSWORD_MIN)
       errs.add('password', `is too short (minimum is ${PASSWORD_MIN} characters)`);
-    if (password.length > PASSWORD_MAX)
+    else if (password.length > PASSWORD_MAX)
       errs.add('password', `is too long (maximum is ${PASSWORD_MAX} characters)`);
+    else {
+      const problem = passwordPolicyProblem(password, email);
+      if (problem) errs.add('password', problem);
+    }
   }
   const confirmation = requiredString(obj.password_confirmation, 'password_confirmation', errs);
   if (password !== undefined && confirmation !== undefined && confirmation !== password) {
     errs.add('password_confirmation', "doesn't match Password");
   }
   return password;
+}
+
+/**
+ * Adds the problem of the first invalid name to `field` (the shared docset name rules of
+ * @docqa/common, so a scope can name exactly the docsets POST /index can create). True when all
+ * names are valid.
+ */
+export function checkDocsetNames(names: unknown[], field: string, errs: FieldErrors): boolean {
+  for (const n of names) {
+    const problem = docsetNameProblem(n);
+    if (problem) {
+      errs.add(field, `contains an invalid name (a docset name ${problem})`);
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Accepts `true`, `"true"`, `"1"` and `1` (form-style booleans); everything else is not accepted. */
@@ -150,7 +171,7 @@ export function parseRegister(body: unknown, requireTerms: boolean): RegisterCom
     if (email.length > EMAIL_MAX) errs.add('email', `is too long (maximum is ${EMAIL_MAX} characters)`);
     else if (!EMAIL_SHAPE.test(email)) errs.add('email', 'is invalid');
   }
-  const password = checkNewPassword(user, errs);
+  const password = checkNewPassword(user, errs, email);
   const name = optionalString(user.name, 'name', errs, NAME_MAX)?.trim() ?? '';
   const termsAccepted = accepted(user.terms_of_service);
   if (requireTerms && !termsAccepted) errs.add('terms_of_service', 'must be accepted');
@@ -202,9 +223,7 @@ export function parseCreateToken(body: unknown): CreateTokenCommand {
     else if (v.length === 0) errs.add('docset_names', "can't be empty (omit it for every docset)");
     else if (v.length > TOKEN_DOCSETS_MAX)
       errs.add('docset_names', `is too long (maximum is ${TOKEN_DOCSETS_MAX} names)`);
-    else if (!v.every((n) => typeof n === 'string' && n.trim() !== '' && n.length <= DOCSET_NAME_MAX)) {
-      errs.add('docset_names', `must contain non-empty names of at most ${DOCSET_NAME_MAX} characters`);
-    } else docSetNames = [...new Set(v as string[])];
+    else if (checkDocsetNames(v, 'docset_names', errs)) docSetNames = [...new Set(v as string[])];
   }
   errs.throwIfAny();
   return { name: name as string, readOnly, docSetNames };

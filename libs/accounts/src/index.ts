@@ -14,3 +14,4 @@ export * from './tokens/token-format';
 export * from './two-factor/two-factor.service';
 export * from './two-factor/totp';
 export * from './users/users.service';
+export * from './users/password-policy';

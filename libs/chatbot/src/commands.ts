@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode } from '@docqa/common';
-import { DOCSET_NAME_MAX, FieldErrors, TOKEN_DOCSETS_MAX } from '@docqa/accounts';
+import { checkDocsetNames, FieldErrors, TOKEN_DOCSETS_MAX } from '@docqa/accounts';
 import { normalizeOrigin } from './access/origin';
 
 /**
@@ -106,9 +106,7 @@ export function parseUpdateSettings(body: unknown): UpdateSettingsCommand {
     else if (v.length === 0) errs.add('docset_names', "can't be empty (null means every docset)");
     else if (v.length > TOKEN_DOCSETS_MAX)
       errs.add('docset_names', `is too long (maximum is ${TOKEN_DOCSETS_MAX} names)`);
-    else if (!v.every((n) => typeof n === 'string' && n.trim() !== '' && n.length <= DOCSET_NAME_MAX))
-      errs.add('docset_names', `must contain non-empty names of at most ${DOCSET_NAME_MAX} characters`);
-    else cmd.docSetNames = [...new Set(v as string[])];
+    else if (checkDocsetNames(v, 'docset_names', errs)) cmd.docSetNames = [...new Set(v as string[])];
   }
   errs.throwIfAny();
   return cmd;

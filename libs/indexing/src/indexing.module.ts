@@ -7,6 +7,8 @@ import { PdfExtractor } from './extraction/pdf-extractor';
 import { IndexingStore } from './persistence/indexing.store';
 import { DocsetPipeline } from './pipeline/docset-pipeline';
 import { DocumentPipeline } from './pipeline/document-pipeline';
+import { EmbeddingSpaceCheck } from './reembed/embedding-space.check';
+import { ReembedService } from './reembed/reembed.service';
 import { RunCredentials } from './pipeline/run-credentials';
 import { DocumentSummarizer } from './summary/summarizer';
 
@@ -26,7 +28,9 @@ import { DocumentSummarizer } from './summary/summarizer';
     DocumentPipeline,
     IndexingService,
     IndexingAccountDeletionHook,
+    ReembedService,
+    EmbeddingSpaceCheck,
   ],
-  exports: [DocsetPipeline, DocumentPipeline, IndexingService, DocumentExtractor],
+  exports: [DocsetPipeline, DocumentPipeline, IndexingService, DocumentExtractor, ReembedService],
 })
 export class IndexingModule {}

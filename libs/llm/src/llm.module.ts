@@ -1,9 +1,22 @@
-import { Global, Logger, Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, ConfigError, EMBEDDING_SPACE, EmbeddingSpace } from '@docqa/common';
+import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import {
+  APP_CONFIG,
+  AppConfig,
+  ConfigError,
+  docqaCacheDir,
+  EMBEDDING_SPACE,
+  EmbeddingSpace,
+} from '@docqa/common';
 import { CohereConnection } from './cohere/cohere-client';
 import { CohereEmbedder } from './embeddings/cohere.embedder';
 import { Embedder, EMBEDDER } from './embeddings/embedder.port';
 import { LocalHashingEmbedder } from './embeddings/local-hashing.embedder';
+import {
+  defaultLocalModelDir,
+  LOCAL_EMBEDDER_INSTALL_HINT,
+  LocalModelMissingError,
+} from './embeddings/onnx/local-model';
+import { OnnxEmbedder } from './embeddings/onnx/onnx.embedder';
 import { CohereGenerator } from './generation/cohere/cohere.generator';
 import { CohereReranker } from './generation/cohere/cohere.reranker';
 import { CohereRewriter } from './generation/cohere/cohere.rewriter';
@@ -22,7 +35,7 @@ import {
 } from './generation/generation.port';
 import { LlamaRewriter, LlamaTitler } from './generation/llama/llama.chat';
 import { LlamaGenerator } from './generation/llama/llama.generator';
-import { LlamaRuntime } from './generation/llama/llama-runtime';
+import { defaultLlmModelPath, LlamaRuntime } from './generation/llama/llama-runtime';
 import { LocalGenerator } from './generation/local/local.generator';
 import { LocalReranker } from './generation/local/local.reranker';
 import { LocalRewriter } from './generation/local/local.rewriter';
@@ -45,15 +58,49 @@ export const EMBEDDED_DEFAULT_PROVIDER: 'extractive' | 'local-llm' = 'extractive
 
 const log = new Logger('LlmModule');
 
-/** The embedder the configuration asks for: Cohere when COHERE_API_KEY is set, else the local one. */
-export function createEmbedder(cfg: AppConfig): Embedder {
-  return cfg.cohereApiKey
-    ? new CohereEmbedder({
-        apiKey: cfg.cohereApiKey,
-        model: cfg.cohereEmbedModel,
-        baseUrl: cfg.cohereBaseUrl,
-      })
-    : new LocalHashingEmbedder();
+/**
+ * The embedder the configuration asks for: Cohere when COHERE_API_KEY is set, else the local one
+ * (LOCAL_EMBEDDER): the MiniLM model when installed, the hashing embedder otherwise (`auto`, with
+ * a warning) or on request (`hashing`). `minilm` refuses to start without the model.
+ */
+export async function createEmbedder(cfg: AppConfig): Promise<Embedder> {
+  if (cfg.cohereApiKey) {
+    return new CohereEmbedder({
+      apiKey: cfg.cohereApiKey,
+      model: cfg.cohereEmbedModel,
+      baseUrl: cfg.cohereBaseUrl,
+    });
+  }
+  if (cfg.localEmbedder === 'hashing') return new LocalHashingEmbedder();
+  const dir = cfg.localEmbedderModelDir ?? defaultLocalModelDir(docqaCacheDir(cfg.docqaCacheDir));
+  try {
+    return await OnnxEmbedder.load({
+      dir,
+      threads: cfg.localEmbedderThreads,
+      batchSize: cfg.localEmbedderBatchSize,
+    });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    if (cfg.localEmbedder === 'minilm') {
+      throw new ConfigError(`LOCAL_EMBEDDER=minilm: ${reason}. ${LOCAL_EMBEDDER_INSTALL_HINT}`);
+    }
+    // /version is public: the warning names no path; the log line has the details
+    const what =
+      err instanceof LocalModelMissingError
+        ? 'the local embedding model is not installed'
+        : 'the local embedding model could not be loaded';
+    const warning = `Semantic search is off: ${what}; the lexical hashing embedder stands in. ${LOCAL_EMBEDDER_INSTALL_HINT}`;
+    new Logger('LlmModule').warn(`${warning} (${reason})`);
+    return new LocalHashingEmbedder({ warning });
+  }
+}
+
+@Injectable()
+class EmbedderCloser implements OnApplicationShutdown {
+  constructor(@Inject(EMBEDDER) private readonly embedder: Embedder) {}
+  async onApplicationShutdown(): Promise<void> {
+    await this.embedder.close?.();
+  }
 }
 
 /** The local extractive answerer, with LOCAL_ANSWER_MIN_MARGIN. */
@@ -101,9 +148,14 @@ export function resolveAnswerProvider(cfg: AppConfig): AnswerProvider {
   return EMBEDDED_DEFAULT_PROVIDER;
 }
 
+/** The GGUF the local generative model loads: LLM_MODEL_PATH, else where `models:install -- llm` puts it. */
+export function llmModelPath(cfg: AppConfig): string {
+  return cfg.llmModelPath ?? defaultLlmModelPath(docqaCacheDir(cfg.docqaCacheDir));
+}
+
 export function createLlamaRuntime(cfg: AppConfig): LlamaRuntime {
   return new LlamaRuntime({
-    modelPath: cfg.llmModelPath,
+    modelPath: llmModelPath(cfg),
     contextSize: cfg.llmContextSize,
     threads: cfg.llmThreads,
     timeoutMs: cfg.llmTimeoutMs,
@@ -143,7 +195,7 @@ export function createGenerator(cfg: AppConfig, generators: Generator[], runtime
     case 'local-llm':
       if (cfg.answerProvider === 'auto' && !runtime.installed()) {
         log.warn(
-          `the local language model is not installed (${cfg.llmModelPath}): answers use the extractive provider; ` +
+          `the local language model is not installed (${llmModelPath(cfg)}): answers use the extractive provider; ` +
             'run `npm run models:install -- llm` to install it',
         );
         return pick('local');
@@ -217,6 +269,7 @@ export function createReranker(cfg: AppConfig): Reranker | null {
     { provide: REWRITER, inject: [APP_CONFIG, LLAMA_RUNTIME, GENERATOR], useFactory: createRewriter },
     { provide: TITLER, inject: [APP_CONFIG, LLAMA_RUNTIME, GENERATOR], useFactory: createTitler },
     { provide: RERANKER, inject: [APP_CONFIG], useFactory: createReranker },
+    EmbedderCloser,
   ],
   exports: [
     EMBEDDER,

@@ -1,19 +1,30 @@
 import { Client, errors as esErrors, estypes } from '@elastic/elasticsearch';
 import { Logger } from '@nestjs/common';
-import { DomainError, EmbeddingSpace, ErrorCode } from '@docqa/common';
+import {
+  abortable,
+  DeadlineExceededError,
+  DomainError,
+  EmbeddingSpace,
+  ErrorCode,
+  withDeadline,
+} from '@docqa/common';
 import { LegHit, runSearch } from './fusion';
 import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
-import { ChunkFailure, PartialIndexingError } from './search.errors';
+import { ChunkFailure, PartialIndexingError, searchTimedOut } from './search.errors';
 import {
   chunkId,
   ChunkRecord,
+  DEFAULT_SEARCH_DEADLINES,
   EngineHealth,
+  ProbeStatus,
+  SearchDeadlines,
   SearchHit,
   SearchIndex,
   SearchIndexStats,
   SearchQuery,
   StoredChunk,
   UpsertResult,
+  WriteOptions,
 } from './search.port';
 
 export interface ElasticsearchSearchIndexOptions {
@@ -27,6 +38,8 @@ export interface ElasticsearchSearchIndexOptions {
   bulkConcurrency?: number;
   /** Index layout version; only tests of the upgrade path set it. */
   layoutVersion?: number;
+  /** Deadlines of engine calls (SEARCH_*_TIMEOUT_MS); defaults DEFAULT_SEARCH_DEADLINES. */
+  deadlines?: Partial<SearchDeadlines>;
 }
 
 /** Stored document: the chunk without nothing renamed, so _source maps 1:1 to the domain type. */
@@ -109,27 +122,42 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   readonly client: Client;
   readonly alias: string;
   readonly indexName: string;
+  /** Index the write probe of `health` writes its one document to (beside the chunk index). */
+  readonly probeIndex: string;
   private readonly log = new Logger('ElasticsearchSearchIndex');
+  private readonly deadlines: SearchDeadlines;
   private ready?: Promise<void>;
+  private setUpDone = false;
 
   constructor(private readonly o: ElasticsearchSearchIndexOptions) {
     assertIndexPrefix(o.prefix);
+    this.deadlines = { ...DEFAULT_SEARCH_DEADLINES, ...(o.deadlines ?? {}) };
+    this.probeIndex = `${o.prefix}-health`;
     // Bulk requests of a few MB can take tens of seconds on a busy node; health has its own 3 s bound.
     this.client = new Client({ node: o.url, requestTimeout: 90000, maxRetries: 2 });
     this.alias = o.prefix;
     this.indexName = versionedIndexName(o.prefix, o.space, o.layoutVersion ?? INDEX_LAYOUT_VERSION);
   }
 
-  /** Creates template, index and alias once per process; migrates from an older index if needed. */
-  ensureIndex(): Promise<void> {
-    this.ready ??= this.setUp().catch((err: unknown) => {
-      this.ready = undefined;
-      throw normaliseError(err);
-    });
-    return this.ready;
+  /**
+   * Creates template, index and alias once per process; migrates from an older index if needed.
+   * A caller's signal only stops its own wait: the set-up is shared and runs on.
+   */
+  ensureIndex(signal?: AbortSignal): Promise<void> {
+    this.ready ??= this.setUp().then(
+      () => {
+        this.setUpDone = true;
+      },
+      (err: unknown) => {
+        this.ready = undefined;
+        throw normaliseError(err);
+      },
+    );
+    return abortable(this.ready, signal);
   }
 
   private async setUp(): Promise<void> {
+    await this.createProbeIndex();
     const layoutVersion = this.o.layoutVersion ?? INDEX_LAYOUT_VERSION;
     const tpl = chunkIndexTemplate(this.o.space, layoutVersion);
     await this.client.indices.putIndexTemplate({
@@ -164,6 +192,22 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       return;
     }
     await this.migrateFrom(current);
+  }
+
+  /** The small index the write probe of `health` writes to (one document, overwritten). */
+  private async createProbeIndex(): Promise<void> {
+    try {
+      await this.client.indices.create({
+        index: this.probeIndex,
+        settings: { number_of_shards: 1, auto_expand_replicas: '0-1' },
+        mappings: { dynamic: false, properties: { at: { type: 'date' } } },
+      });
+    } catch (err) {
+      if (!(
+        err instanceof esErrors.ResponseError && err.body?.error?.type === 'resource_already_exists_exception'
+      ))
+        throw err;
+    }
   }
 
   private async aliasTargets(): Promise<string[]> {
@@ -227,7 +271,40 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     }
   }
 
-  async upsert(chunks: ChunkRecord[]): Promise<UpsertResult> {
+  /**
+   * One engine call bounded by `ms`: its requests carry an AbortSignal that fires at the deadline or
+   * when the caller's signal aborts. A missed deadline is DEPENDENCY_UNAVAILABLE (logged with what
+   * it was); a cancelled caller gets its signal's reason.
+   */
+  private async call<T>(
+    what: string,
+    ms: number,
+    fn: (signal: AbortSignal) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const ac = new AbortController();
+    const deadline = new DeadlineExceededError(`elasticsearch ${what}`, ms);
+    const timer = setTimeout(() => ac.abort(deadline), ms);
+    const onAbort = () => ac.abort(signal?.reason);
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      // The race answers at the deadline even if a client call ignores its signal.
+      return await withDeadline(fn(ac.signal), ms, `elasticsearch ${what}`, ac.signal);
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      if (ac.signal.aborted || err instanceof DeadlineExceededError) {
+        this.log.warn(`Elasticsearch did not answer: ${deadline.message}`);
+        throw searchTimedOut();
+      }
+      throw normaliseError(err);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async upsert(chunks: ChunkRecord[], o: WriteOptions = {}): Promise<UpsertResult> {
     const { valid, failures } = partitionChunks(chunks, this.o.space.dimensions, (c) =>
       chunkId(c.documentId, c.chunkIndex),
     );
@@ -235,72 +312,99 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       if (failures.length) throw new PartialIndexingError(0, failures);
       return { indexed: 0 };
     }
-    await this.ensureIndex();
-    try {
-      const stats = await this.client.helpers.bulk<ChunkDoc>({
-        datasource: valid.map(toDoc),
-        onDocument: (c) => ({ index: { _index: this.alias, _id: chunkId(c.documentId, c.chunkIndex) } }),
-        onDrop: (d) =>
-          failures.push({
-            id: chunkId(d.document.documentId, d.document.chunkIndex),
-            reason: dropReason(d.error),
-          }),
-        flushBytes: this.o.flushBytes ?? 2_000_000,
-        concurrency: this.o.bulkConcurrency ?? 2,
-        retries: 3,
-        wait: 1000,
-        refreshOnCompletion: this.alias,
-      });
-      if (failures.length) throw new PartialIndexingError(stats.successful, failures);
-      return { indexed: stats.successful };
-    } catch (err) {
-      throw normaliseError(err);
-    }
+    // A cancelled caller stops the helper from sending more, but requests already sent are awaited
+    // (within the deadline): a delete of the document that follows must not race a bulk still
+    // being applied (the embedded engine's write lock gives the same order).
+    const callerSignal = o.signal;
+    callerSignal?.throwIfAborted();
+    const stats = await this.call(
+      `bulk write of ${valid.length} chunks`,
+      this.deadlines.writeMs,
+      async (signal) => {
+        await this.ensureIndex(signal);
+        const helper = this.client.helpers.bulk<ChunkDoc>(
+          {
+            datasource: valid.map(toDoc),
+            onDocument: (c) => ({ index: { _index: this.alias, _id: chunkId(c.documentId, c.chunkIndex) } }),
+            onDrop: (d) =>
+              failures.push({
+                id: chunkId(d.document.documentId, d.document.chunkIndex),
+                reason: dropReason(d.error),
+              }),
+            flushBytes: this.o.flushBytes ?? 2_000_000,
+            concurrency: this.o.bulkConcurrency ?? 2,
+            retries: 3,
+            wait: 1000,
+            refreshOnCompletion: this.alias,
+          },
+          { signal },
+        );
+        const stop = () => helper.abort();
+        callerSignal?.addEventListener('abort', stop, { once: true });
+        signal.addEventListener('abort', stop, { once: true });
+        try {
+          return await helper;
+        } finally {
+          callerSignal?.removeEventListener('abort', stop);
+        }
+      },
+    );
+    callerSignal?.throwIfAborted();
+    if (failures.length) throw new PartialIndexingError(stats.successful, failures);
+    return { indexed: stats.successful };
   }
 
-  deleteByDocument(accountId: string, documentId: string): Promise<number> {
-    return this.deleteWhere(accountId, [{ term: { documentId } }]);
+  deleteByDocument(accountId: string, documentId: string, o?: WriteOptions): Promise<number> {
+    return this.deleteWhere(accountId, [{ term: { documentId } }], o);
   }
 
-  deleteByDocSet(accountId: string, docSetName: string): Promise<number> {
-    return this.deleteWhere(accountId, [{ term: { docSetName } }]);
+  deleteByDocSet(accountId: string, docSetName: string, o?: WriteOptions): Promise<number> {
+    return this.deleteWhere(accountId, [{ term: { docSetName } }], o);
   }
 
-  deleteByAccount(accountId: string): Promise<number> {
-    return this.deleteWhere(accountId, []);
+  deleteByAccount(accountId: string, o?: WriteOptions): Promise<number> {
+    return this.deleteWhere(accountId, [], o);
   }
 
-  private async deleteWhere(accountId: string, extra: estypes.QueryDslQueryContainer[]): Promise<number> {
+  private async deleteWhere(
+    accountId: string,
+    extra: estypes.QueryDslQueryContainer[],
+    o: WriteOptions = {},
+  ): Promise<number> {
     if (!accountId) throw new RangeError('delete: accountId is required');
-    await this.ensureIndex();
-    try {
-      const r = await this.client.deleteByQuery({
-        index: this.alias,
-        query: { bool: { filter: [{ term: { accountId } }, ...extra] } },
-        conflicts: 'proceed',
-        refresh: true,
-      });
-      if (r.failures?.length) throw new Error(`delete_by_query: ${r.failures.length} failures`);
-      return r.deleted ?? 0;
-    } catch (err) {
-      throw normaliseError(err);
-    }
+    return this.call(
+      'delete',
+      this.deadlines.writeMs,
+      async (signal) => {
+        await this.ensureIndex(signal);
+        const r = await this.client.deleteByQuery(
+          {
+            index: this.alias,
+            query: { bool: { filter: [{ term: { accountId } }, ...extra] } },
+            conflicts: 'proceed',
+            refresh: true,
+          },
+          { signal },
+        );
+        if (r.failures?.length) throw new Error(`delete_by_query: ${r.failures.length} failures`);
+        return r.deleted ?? 0;
+      },
+      o.signal,
+    );
   }
 
-  async search(q: SearchQuery): Promise<SearchHit[]> {
-    await this.ensureIndex();
-    try {
-      return await runSearch(
+  search(q: SearchQuery): Promise<SearchHit[]> {
+    return this.call('search', this.deadlines.readMs, async (signal) => {
+      await this.ensureIndex(signal);
+      return runSearch(
         q,
         {
-          bm25: (query, size) => this.bm25(query, size),
-          vector: (query, size) => this.knn(query, size),
+          bm25: (query, size) => this.bm25(query, size, signal),
+          vector: (query, size) => this.knn(query, size, signal),
         },
         this.o.space.dimensions,
       );
-    } catch (err) {
-      throw normaliseError(err);
-    }
+    });
   }
 
   /** Filter every query carries: the account and its requested docsets. */
@@ -308,41 +412,53 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     return [{ term: { accountId: q.accountId } }, { terms: { docSetName: q.docSetNames } }];
   }
 
-  private async bm25(q: SearchQuery, size: number): Promise<LegHit[]> {
-    const r = await this.client.search<ChunkDoc>({
-      index: this.alias,
-      size,
-      _source: SOURCE_FIELDS,
-      track_total_hits: false,
-      query: bm25Query(q.text, this.scope(q)),
-    });
+  private async bm25(q: SearchQuery, size: number, signal: AbortSignal): Promise<LegHit[]> {
+    const r = await this.client.search<ChunkDoc>(
+      {
+        index: this.alias,
+        size,
+        _source: SOURCE_FIELDS,
+        track_total_hits: false,
+        query: bm25Query(q.text, this.scope(q)),
+      },
+      { signal },
+    );
     return r.hits.hits.map((h) => ({ chunk: toChunk(h), score: h._score ?? 0 }));
   }
 
-  private async knn(q: SearchQuery & { vector: number[] }, size: number): Promise<LegHit[]> {
-    const r = await this.client.search<ChunkDoc>({
-      index: this.alias,
-      size,
-      _source: SOURCE_FIELDS,
-      track_total_hits: false,
-      knn: {
-        field: 'embedding',
-        query_vector: q.vector,
-        k: size,
-        num_candidates: Math.min(Math.max(size * 2, 100), 10000),
-        filter: this.scope(q),
-        similarity: q.minimumSimilarityScore,
+  private async knn(
+    q: SearchQuery & { vector: number[] },
+    size: number,
+    signal: AbortSignal,
+  ): Promise<LegHit[]> {
+    const r = await this.client.search<ChunkDoc>(
+      {
+        index: this.alias,
+        size,
+        _source: SOURCE_FIELDS,
+        track_total_hits: false,
+        knn: {
+          field: 'embedding',
+          query_vector: q.vector,
+          k: size,
+          num_candidates: Math.min(Math.max(size * 2, 100), 10000),
+          filter: this.scope(q),
+          similarity: q.minimumSimilarityScore,
+        },
       },
-    });
+      { signal },
+    );
     // cosine _score is (1 + cos) / 2; report the cosine itself, like the embedded engine.
     return r.hits.hits.map((h) => ({ chunk: toChunk(h), score: 2 * (h._score ?? 0) - 1 }));
   }
 
   async stats(accountId?: string): Promise<SearchIndexStats> {
-    await this.ensureIndex();
-    const r = await this.client.count({
-      index: this.alias,
-      query: accountId ? { term: { accountId } } : { match_all: {} },
+    const r = await this.call('count', this.deadlines.readMs, async (signal) => {
+      await this.ensureIndex(signal);
+      return this.client.count(
+        { index: this.alias, query: accountId ? { term: { accountId } } : { match_all: {} } },
+        { signal },
+      );
     });
     return {
       engine: this.engine,
@@ -354,17 +470,65 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     };
   }
 
-  async health(): Promise<EngineHealth> {
-    try {
-      const h = await this.client.cluster.health({ timeout: '2s' }, { requestTimeout: 3000, maxRetries: 0 });
-      return { engine: this.engine, up: h.status !== 'red', detail: `cluster ${h.status}` };
-    } catch {
-      return { engine: this.engine, up: false, detail: 'unreachable' };
-    }
+  /**
+   * Read probe: a count on the chunk alias (a real query through the search thread pool; it also
+   * answers before the index is set up). Write probe: one small document written to
+   * `<prefix>-health` (created with the chunk index, never read by searches), so a cluster that
+   * accepts connections but not writes (blocks, a stalled node) shows. Until the first set-up has
+   * finished there is nothing to write to: the write probe starts the set-up and reports on it.
+   */
+  async health(o: { timeoutMs?: number } = {}): Promise<EngineHealth> {
+    const ms = o.timeoutMs ?? 3000;
+    const opts = (signal: AbortSignal) => ({ signal, requestTimeout: ms, maxRetries: 0 });
+    const probe = async (what: string, fn: (signal: AbortSignal) => Promise<unknown>) => {
+      try {
+        await this.call(what, ms, fn);
+        return { status: 'up' as ProbeStatus };
+      } catch (err) {
+        return { status: 'down' as ProbeStatus, why: `${what}: ${(err as Error).message}` };
+      }
+    };
+    const settingUp = !this.setUpDone;
+    if (settingUp) this.ensureIndex().catch(() => undefined);
+    const [cluster, read, write] = await Promise.all([
+      this.client.cluster
+        .health({ timeout: '2s' }, { requestTimeout: ms, maxRetries: 0 })
+        .then((h) => h.status)
+        .catch(() => 'unreachable'),
+      probe('read probe', (signal) =>
+        this.client.count(
+          {
+            index: this.alias,
+            query: { term: { accountId: '__health_probe__' } },
+            allow_no_indices: true,
+            ignore_unavailable: true,
+          },
+          opts(signal),
+        ),
+      ),
+      settingUp
+        ? { status: 'up' as ProbeStatus, why: 'write probe: index set-up in progress' }
+        : probe('write probe', (signal) =>
+            this.client.index(
+              { index: this.probeIndex, id: 'probe', document: { at: new Date().toISOString() } },
+              opts(signal),
+            ),
+          ),
+    ]);
+    const up =
+      read.status === 'up' && write.status === 'up' && cluster !== 'red' && cluster !== 'unreachable';
+    const problems = [read.why, write.why].filter(Boolean).join('; ');
+    return {
+      engine: this.engine,
+      up,
+      read: read.status,
+      write: write.status,
+      detail: `cluster ${cluster}, index ${this.indexName}${problems ? `: ${problems}` : ''}`,
+    };
   }
 
-  async close(): Promise<void> {
-    await this.client.close();
+  async close(o: { timeoutMs?: number } = {}): Promise<void> {
+    await withDeadline(this.client.close(), o.timeoutMs ?? 10_000, 'elasticsearch client close');
   }
 }
 

@@ -2,20 +2,25 @@ import * as lancedb from '@lancedb/lancedb';
 import { Logger } from '@nestjs/common';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import * as fs from 'node:fs';
-import type { EmbeddingSpace } from '@docqa/common';
+import { DeadlineExceededError, DeadlineLock, type EmbeddingSpace, withDeadline } from '@docqa/common';
 import { LegHit, runSearch } from './fusion';
 import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
-import { PartialIndexingError } from './search.errors';
+import { configureLanceRuntime } from './lance-runtime';
+import { PartialIndexingError, searchTimedOut } from './search.errors';
 import {
   chunkId,
   ChunkRecord,
+  DEFAULT_SEARCH_DEADLINES,
   EngineHealth,
+  ProbeStatus,
+  SearchDeadlines,
   SearchHit,
   SearchIndex,
   SearchIndexStats,
   SearchQuery,
   StoredChunk,
   UpsertResult,
+  WriteOptions,
 } from './search.port';
 
 export interface EmbeddedSearchIndexOptions {
@@ -24,6 +29,8 @@ export interface EmbeddedSearchIndexOptions {
   space: EmbeddingSpace;
   /** Idle time after the last write before indices are brought up to date (default 2 s). */
   optimizeDelayMs?: number;
+  /** Deadlines of engine calls (SEARCH_*_TIMEOUT_MS); defaults DEFAULT_SEARCH_DEADLINES. */
+  deadlines?: Partial<SearchDeadlines>;
 }
 
 /** Row layout of the table (snake_case: the engine's SQL filters are case-insensitive). */
@@ -53,6 +60,10 @@ const COLUMNS = [
   'chunk_index',
   'text',
 ];
+
+// Before the engine's compute pool exists (it is sized once, on first use): a one-thread pool
+// deadlocks the full-text index builder (lance-runtime.ts).
+const LANCE_RUNTIME = configureLanceRuntime();
 
 /** Rows per merge-insert call: bounds memory of one write. */
 const WRITE_BATCH = 5000;
@@ -91,15 +102,17 @@ const FTS_OPTIONS = {
   maxTokenLength: 64,
 };
 
-/** Serialises writes; reads run concurrently against the engine's versioned snapshots. */
-class Mutex {
-  private tail: Promise<unknown> = Promise.resolve();
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.tail.then(fn, fn);
-    this.tail = next.catch(() => undefined);
-    return next;
-  }
-}
+/**
+ * One row the read probe of `health` searches for, so the probe runs the real search path (the
+ * full-text and vector legs decode rows on the engine's compute pool, the part that wedged in
+ * issue #13). Its account id is not a real one, and every search and delete is account-scoped.
+ */
+const PROBE = { accountId: '__health_probe__', docSetName: '__health_probe__', text: 'docqa health probe' };
+
+/** Reads past their deadline that may still be running before new reads fail at once. */
+const MAX_OVERDUE_READS = 4;
+
+const noop = () => undefined;
 
 /**
  * Embedded engine: LanceDB tables on disk under DATA_DIR/search (see docs/search-engine.md). One
@@ -112,15 +125,30 @@ export class EmbeddedSearchIndex implements SearchIndex {
   readonly engine = 'embedded' as const;
   readonly tableName: string;
   private readonly log = new Logger('EmbeddedSearchIndex');
-  private readonly writes = new Mutex();
+  private readonly deadlines: SearchDeadlines;
+  /** Writes and index maintenance take turns; a holder keeps it until its engine call has ended. */
+  private readonly writes = new DeadlineLock();
+  /** When the current holder got the write lock (undefined while it is free). */
+  private writeHeldSince?: number;
+  /** Engine writes (maintenance included) still running past their deadline. */
+  private overdueWrites = 0;
+  /** Engine reads still running past their deadline. */
+  private overdueReads = 0;
   private db?: Promise<lancedb.Connection>;
   private table?: Promise<lancedb.Table>;
   private ftsReady = false;
+  /** The probe row exists (written with the first write of a table). */
+  private probeRow = false;
   private optimizeTimer?: NodeJS.Timeout;
   private closed = false;
 
   constructor(private readonly o: EmbeddedSearchIndexOptions) {
     fs.mkdirSync(o.dir, { recursive: true });
+    this.deadlines = { ...DEFAULT_SEARCH_DEADLINES, ...(o.deadlines ?? {}) };
+    if (LANCE_RUNTIME.threads < 2)
+      this.log.warn(
+        `LANCE_CPU_THREADS=${LANCE_RUNTIME.threads}: the full-text index builder can deadlock with fewer than 2 compute threads; unset it or raise it`,
+      );
     this.tableName = versionedIndexName('chunks', o.space).replace(/\./g, '-');
   }
 
@@ -134,6 +162,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       });
       const indices = await t.listIndices();
       this.ftsReady = indices.some((i) => i.columns.includes('text') && i.indexType === 'FTS');
+      this.probeRow = (await t.countRows(`account_id = ${sqlString(PROBE.accountId)}`)) > 0;
       return t;
     })().catch((err: unknown) => {
       this.table = undefined;
@@ -142,63 +171,175 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return this.table;
   }
 
-  async upsert(chunks: ChunkRecord[]): Promise<UpsertResult> {
+  /**
+   * One engine write under the write lock, both bounded: the lock wait by `lockMs`, the call by
+   * `ms`. Past a deadline the caller gets DEPENDENCY_UNAVAILABLE at once, but the lock stays held
+   * until the engine call has really ended, so writes never overlap and a wedged engine shows up
+   * as writes failing fast (and as a failed write probe) instead of piling up. A caller whose
+   * signal aborts stops waiting the same way.
+   */
+  private async write<T>(
+    what: string,
+    fn: (t: lancedb.Table) => Promise<T>,
+    signal?: AbortSignal,
+    ms = this.deadlines.writeMs,
+  ): Promise<T> {
+    const t = await this.bounded(this.open(), this.deadlines.lockMs, 'open', signal);
+    const release = await this.writes
+      .acquire(this.deadlines.lockMs, `embedded search write lock (${what})`, signal)
+      .catch((err: unknown) => {
+        throw this.timedOut(err, `waiting for the write lock (${what}), held for ${this.heldForMs()} ms`);
+      });
+    this.writeHeldSince = Date.now();
+    const started = Date.now();
+    let call: Promise<T>;
+    try {
+      call = fn(t);
+    } catch (err) {
+      this.releaseWrite(release);
+      throw err;
+    }
+    let overdue = false;
+    void call.then(noop, noop).finally(() => {
+      if (overdue) {
+        this.overdueWrites--;
+        this.log.warn(`${what} ended ${Date.now() - started - ms} ms after its ${ms} ms deadline`);
+      }
+      this.releaseWrite(release);
+    });
+    try {
+      return await withDeadline(call, ms, `embedded search ${what}`, signal);
+    } catch (err) {
+      if (err instanceof DeadlineExceededError) {
+        overdue = true;
+        this.overdueWrites++;
+      }
+      throw this.timedOut(err, what);
+    }
+  }
+
+  private releaseWrite(release: () => void): void {
+    this.writeHeldSince = undefined;
+    release();
+  }
+
+  private heldForMs(): number {
+    return this.writeHeldSince === undefined ? 0 : Date.now() - this.writeHeldSince;
+  }
+
+  /**
+   * One engine read bounded by `readMs`. Reads run concurrently on the engine's snapshots; when
+   * several are already running past their deadline the engine is not answering, and new reads
+   * fail at once instead of adding to the pile.
+   */
+  private async read<T>(
+    what: string,
+    fn: (t: lancedb.Table) => Promise<T>,
+    ms = this.deadlines.readMs,
+  ): Promise<T> {
+    if (this.overdueReads >= MAX_OVERDUE_READS) {
+      this.log.warn(`${what} refused: ${this.overdueReads} reads are running past their deadline`);
+      throw searchTimedOut();
+    }
+    const t = await this.bounded(this.open(), ms, 'open');
+    const call = fn(t);
+    try {
+      return await withDeadline(call, ms, `embedded search ${what}`);
+    } catch (err) {
+      if (err instanceof DeadlineExceededError) {
+        this.overdueReads++;
+        void call.then(noop, noop).finally(() => this.overdueReads--);
+      }
+      throw this.timedOut(err, what);
+    }
+  }
+
+  private async bounded<T>(p: Promise<T>, ms: number, what: string, signal?: AbortSignal): Promise<T> {
+    try {
+      return await withDeadline(p, ms, `embedded search ${what}`, signal);
+    } catch (err) {
+      throw this.timedOut(err, what);
+    }
+  }
+
+  /** A missed deadline becomes DEPENDENCY_UNAVAILABLE (logged with what it was); the rest as is. */
+  private timedOut(err: unknown, what: string): unknown {
+    if (!(err instanceof DeadlineExceededError)) return err;
+    this.log.warn(`embedded search engine did not answer: ${what} (${err.message})`);
+    return searchTimedOut();
+  }
+
+  async upsert(chunks: ChunkRecord[], o: WriteOptions = {}): Promise<UpsertResult> {
     const { valid, failures } = partitionChunks(chunks, this.o.space.dimensions, (c) =>
       chunkId(c.documentId, c.chunkIndex),
     );
     let indexed = 0;
     if (valid.length) {
-      const t = await this.open();
-      await this.writes.run(async () => {
-        for (let i = 0; i < valid.length; i += WRITE_BATCH) {
-          const rows = valid.slice(i, i + WRITE_BATCH).map(toRow);
-          await t.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
-          indexed += rows.length;
-        }
-        if (!this.ftsReady) {
-          await t.createIndex('text', { config: lancedb.Index.fts(FTS_OPTIONS), replace: true });
-          await t.createIndex('account_id', { config: lancedb.Index.bitmap(), replace: true });
-          await t.createIndex('doc_set_name', { config: lancedb.Index.bitmap(), replace: true });
-          this.ftsReady = true;
-        }
-      });
+      await this.write(
+        `upsert of ${valid.length} chunks`,
+        async (t) => {
+          for (let i = 0; i < valid.length; i += WRITE_BATCH) {
+            const rows = valid.slice(i, i + WRITE_BATCH).map(toRow);
+            await t.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
+            indexed += rows.length;
+          }
+          if (!this.probeRow) {
+            await t.add([toRow(this.probeChunk())]);
+            this.probeRow = true;
+          }
+          if (!this.ftsReady) {
+            await t.createIndex('text', { config: lancedb.Index.fts(FTS_OPTIONS), replace: true });
+            await t.createIndex('account_id', { config: lancedb.Index.bitmap(), replace: true });
+            await t.createIndex('doc_set_name', { config: lancedb.Index.bitmap(), replace: true });
+            this.ftsReady = true;
+          }
+        },
+        o.signal,
+      );
       this.scheduleOptimize();
     }
     if (failures.length) throw new PartialIndexingError(indexed, failures);
     return { indexed };
   }
 
-  deleteByDocument(accountId: string, documentId: string): Promise<number> {
-    return this.deleteWhere(accountId, `document_id = ${sqlString(documentId)}`);
+  deleteByDocument(accountId: string, documentId: string, o?: WriteOptions): Promise<number> {
+    return this.deleteWhere(accountId, `document_id = ${sqlString(documentId)}`, o);
   }
 
-  deleteByDocSet(accountId: string, docSetName: string): Promise<number> {
-    return this.deleteWhere(accountId, `doc_set_name = ${sqlString(docSetName)}`);
+  deleteByDocSet(accountId: string, docSetName: string, o?: WriteOptions): Promise<number> {
+    return this.deleteWhere(accountId, `doc_set_name = ${sqlString(docSetName)}`, o);
   }
 
-  deleteByAccount(accountId: string): Promise<number> {
-    return this.deleteWhere(accountId);
+  deleteByAccount(accountId: string, o?: WriteOptions): Promise<number> {
+    return this.deleteWhere(accountId, undefined, o);
   }
 
-  private async deleteWhere(accountId: string, extra?: string): Promise<number> {
+  private async deleteWhere(accountId: string, extra?: string, o: WriteOptions = {}): Promise<number> {
     if (!accountId) throw new RangeError('delete: accountId is required');
     const predicate = `account_id = ${sqlString(accountId)}` + (extra ? ` AND ${extra}` : '');
-    const t = await this.open();
-    const n = await this.writes.run(async () => {
-      const count = await t.countRows(predicate);
-      if (count > 0) await t.delete(predicate);
-      return count;
-    });
+    const n = await this.write(
+      'delete',
+      async (t) => {
+        const count = await t.countRows(predicate);
+        if (count > 0) await t.delete(predicate);
+        return count;
+      },
+      o.signal,
+    );
     if (n > 0) this.scheduleOptimize();
     return n;
   }
 
-  async search(q: SearchQuery): Promise<SearchHit[]> {
-    const t = await this.open();
-    return runSearch(
-      q,
-      { bm25: (query, size) => this.bm25(t, query, size), vector: (query, size) => this.knn(t, query, size) },
-      this.o.space.dimensions,
+  search(q: SearchQuery): Promise<SearchHit[]> {
+    return this.read('search', (t) =>
+      runSearch(
+        q,
+        {
+          bm25: (query, size) => this.bm25(t, query, size),
+          vector: (query, size) => this.knn(t, query, size),
+        },
+        this.o.space.dimensions,
+      ),
     );
   }
 
@@ -242,9 +383,26 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return out;
   }
 
+  private probeChunk(): ChunkRecord {
+    const embedding = new Array<number>(this.o.space.dimensions).fill(0);
+    embedding[0] = 1;
+    return {
+      ...PROBE,
+      documentId: PROBE.accountId,
+      fileName: PROBE.accountId,
+      pageNumber: '1',
+      sourceType: 'S3',
+      sourceId: PROBE.accountId,
+      chunkIndex: 0,
+      embedding,
+    };
+  }
+
   async stats(accountId?: string): Promise<SearchIndexStats> {
-    const t = await this.open();
-    const chunks = await t.countRows(accountId ? `account_id = ${sqlString(accountId)}` : undefined);
+    const counted = await this.read('count', (t) =>
+      t.countRows(accountId ? `account_id = ${sqlString(accountId)}` : undefined),
+    );
+    const chunks = accountId || !this.probeRow ? counted : counted - 1;
     return {
       engine: this.engine,
       indexName: this.tableName,
@@ -266,35 +424,114 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.optimizeTimer.unref();
   }
 
-  /** Compacts files, updates indices with unindexed rows, drops versions older than 10 minutes. */
+  /**
+   * Compacts files, updates indices with unindexed rows, drops versions older than 10 minutes.
+   * Holds the write lock while it runs (seconds at 20,000 chunks), bounded by `maintenanceMs`.
+   */
   async optimize(): Promise<void> {
-    const t = await this.open();
-    await this.writes.run(() => t.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) }));
+    await this.write(
+      'index maintenance',
+      (t) => t.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) }),
+      undefined,
+      this.deadlines.maintenanceMs,
+    );
   }
 
-  async health(): Promise<EngineHealth> {
-    try {
-      fs.accessSync(this.o.dir, fs.constants.W_OK);
-      const t = await this.open();
-      if (!t.isOpen()) return { engine: this.engine, up: false, detail: 'table closed' };
-      return { engine: this.engine, up: true, detail: `lancedb ${this.tableName}` };
-    } catch {
-      return { engine: this.engine, up: false, detail: 'embedded search index unavailable' };
+  /**
+   * Read probe: a filtered query through the engine's scan path (it decodes on the engine's
+   * compute pool, the part that wedged in issue #13); none is started while an earlier read is
+   * still running past its deadline, so probes never pile up on a wedged engine. Write probe: no write is running past its deadline and the write lock has not
+   * been held longer than a waiting writer may wait (`lockMs`), so a write would get its turn.
+   */
+  async health(o: { timeoutMs?: number } = {}): Promise<EngineHealth> {
+    const ms = o.timeoutMs ?? 3000;
+    const problems: string[] = [];
+    let read: ProbeStatus = 'down';
+    if (this.overdueReads > 0) {
+      // an earlier read has not answered yet: probing again would only add to the pile
+      problems.push(`${this.overdueReads} read(s) running past their deadline`);
+    } else {
+      try {
+        const probe = this.probeChunk();
+        await this.read<unknown>(
+          'health probe',
+          (t) =>
+            this.probeRow
+              ? runSearch(
+                  {
+                    ...PROBE,
+                    docSetNames: [PROBE.docSetName],
+                    vector: probe.embedding,
+                    limit: 1,
+                    minimumSimilarityScore: -1,
+                  },
+                  { bm25: (q, size) => this.bm25(t, q, size), vector: (q, size) => this.knn(t, q, size) },
+                  this.o.space.dimensions,
+                )
+              : t.countRows(), // nothing was ever written: there is nothing to decode
+          ms,
+        );
+        read = 'up';
+      } catch {
+        problems.push(`no read answered within ${ms} ms`);
+      }
     }
+    let write: ProbeStatus = 'up';
+    if (this.overdueWrites > 0) {
+      write = 'down';
+      problems.push(`${this.overdueWrites} write(s) running past their deadline`);
+    } else if (this.heldForMs() > this.deadlines.lockMs) {
+      write = 'down';
+      problems.push(`the write lock has been held for ${this.heldForMs()} ms`);
+    }
+    if (!fs.existsSync(this.o.dir)) {
+      write = 'down';
+      problems.push('data directory missing');
+    }
+    const up = read === 'up' && write === 'up';
+    return {
+      engine: this.engine,
+      up,
+      read,
+      write,
+      detail: up ? `lancedb ${this.tableName}` : `lancedb ${this.tableName}: ${problems.join('; ')}`,
+    };
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops index maintenance timers, brings the indices up to date if writes were pending, and
+   * closes the table once the write lock is free, all within `timeoutMs`; rejects naming what is
+   * still running when the engine does not let go (a wedged native call cannot be interrupted).
+   */
+  async close(o: { timeoutMs?: number } = {}): Promise<void> {
     if (this.closed) return;
+    const deadline = Date.now() + (o.timeoutMs ?? 10_000);
+    const left = () => Math.max(1, deadline - Date.now());
     const hadPending = this.optimizeTimer !== undefined;
     clearTimeout(this.optimizeTimer);
     this.optimizeTimer = undefined;
-    if (hadPending && this.table) await this.optimize().catch(() => undefined);
+    if (hadPending && this.table && this.overdueWrites === 0) {
+      await this.write('index maintenance at close', (t) => t.optimize(), undefined, left()).catch(
+        (err: Error) => this.log.warn(`index maintenance at close skipped: ${err.message}`),
+      );
+    }
     this.closed = true;
-    await this.writes.run(async () => undefined);
-    const t = await this.table?.catch(() => undefined);
-    t?.close();
-    const db = await this.db?.catch(() => undefined);
-    db?.close();
+    let release: () => void;
+    try {
+      release = await this.writes.acquire(left(), 'embedded search write lock (close)');
+    } catch {
+      throw new Error(
+        `embedded search index: a write has been running for ${this.heldForMs()} ms and did not end`,
+      );
+    }
+    try {
+      const t = await this.table?.catch(() => undefined);
+      t?.close();
+      const db = await this.db?.catch(() => undefined);
+      db?.close();
+    } finally {
+      release();
+    }
   }
 }
 

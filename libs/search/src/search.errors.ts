@@ -1,3 +1,5 @@
+import { DomainError, ErrorCode } from '@docqa/common';
+
 /** One chunk the engine refused, with the engine's reason (never the chunk text). */
 export interface ChunkFailure {
   id: string;
@@ -19,4 +21,13 @@ export class PartialIndexingError extends Error {
     );
     this.name = 'PartialIndexingError';
   }
+}
+
+/**
+ * The error a caller sees when the engine did not answer within a deadline: DEPENDENCY_UNAVAILABLE
+ * (503 for the API, a retryable failure for indexing activities). The message names no internals;
+ * the adapter logs which call it was.
+ */
+export function searchTimedOut(): DomainError {
+  return new DomainError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Search engine did not answer in time');
 }

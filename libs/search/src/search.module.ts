@@ -1,23 +1,50 @@
-import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import * as path from 'node:path';
-import { APP_CONFIG, AppConfig, EMBEDDING_SPACE, EmbeddingSpace } from '@docqa/common';
+import { APP_CONFIG, AppConfig, EMBEDDING_SPACE, EmbeddingSpace, shutdownTracker } from '@docqa/common';
 import { ElasticsearchSearchIndex } from './elasticsearch.adapter';
 import { EmbeddedSearchIndex } from './embedded.adapter';
-import { SEARCH_INDEX, SearchIndex } from './search.port';
+import { SEARCH_INDEX, SearchDeadlines, SearchIndex } from './search.port';
 
 @Injectable()
 class SearchIndexCloser implements OnApplicationShutdown {
-  constructor(@Inject(SEARCH_INDEX) private readonly index: SearchIndex) {}
+  private readonly log = new Logger('SearchIndex');
+  constructor(
+    @Inject(SEARCH_INDEX) private readonly index: SearchIndex,
+    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+  ) {}
   async onApplicationShutdown(): Promise<void> {
-    await this.index.close();
+    // A wedged engine cannot be interrupted: after its share of the budget the process goes on
+    // stopping, and the log says why.
+    await shutdownTracker
+      .step('search index', () => this.index.close({ timeoutMs: Math.round(this.cfg.shutdownTimeoutMs / 3) }))
+      .catch((err: Error) => {
+        this.log.error(`search index did not close: ${err.message}`);
+        shutdownTracker.failed('search index', err.message);
+      });
   }
+}
+
+/** Engine call deadlines from SEARCH_*_TIMEOUT_MS. */
+export function searchDeadlines(cfg: AppConfig): SearchDeadlines {
+  return {
+    readMs: cfg.searchReadTimeoutMs,
+    writeMs: cfg.searchWriteTimeoutMs,
+    lockMs: cfg.searchLockTimeoutMs,
+    maintenanceMs: cfg.searchMaintenanceTimeoutMs,
+  };
 }
 
 /** The adapter the configuration asks for: Elasticsearch when ELASTICSEARCH_URL is set. */
 export function createSearchIndex(cfg: AppConfig, space: EmbeddingSpace): SearchIndex {
+  const deadlines = searchDeadlines(cfg);
   return cfg.elasticsearchUrl
-    ? new ElasticsearchSearchIndex({ url: cfg.elasticsearchUrl, prefix: cfg.searchIndexPrefix, space })
-    : new EmbeddedSearchIndex({ dir: path.join(cfg.dataDir, 'search'), space });
+    ? new ElasticsearchSearchIndex({
+        url: cfg.elasticsearchUrl,
+        prefix: cfg.searchIndexPrefix,
+        space,
+        deadlines,
+      })
+    : new EmbeddedSearchIndex({ dir: path.join(cfg.dataDir, 'search'), space, deadlines });
 }
 
 /**

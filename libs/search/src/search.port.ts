@@ -3,11 +3,45 @@ export const SEARCH_INDEX = Symbol('SEARCH_INDEX');
 
 export type SearchEngineName = 'elasticsearch' | 'embedded';
 
+export type ProbeStatus = 'up' | 'down';
+
 export interface EngineHealth {
   engine: SearchEngineName;
+  /** Both probes answered within their deadline. */
   up: boolean;
+  /** A real read (a filtered query) answered within the deadline. */
+  read: ProbeStatus;
+  /** A write could proceed within its deadline (see each adapter's `health`). */
+  write: ProbeStatus;
+  /** Operator detail (index name, what failed); never shown without a credential. */
   detail?: string;
 }
+
+/** Options of one write: a cancelled caller (an activity) stops waiting at once. */
+export interface WriteOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * Deadlines of engine calls (SEARCH_*_TIMEOUT_MS). A call past its deadline rejects with
+ * DomainError DEPENDENCY_UNAVAILABLE (retryable for activities, 503 for the API); the engine call
+ * itself may still be running, and the embedded engine keeps its write lock until it ends.
+ */
+export interface SearchDeadlines {
+  readMs: number;
+  writeMs: number;
+  /** Embedded engine: wait for the write lock. */
+  lockMs: number;
+  /** Embedded engine: index maintenance. */
+  maintenanceMs: number;
+}
+
+export const DEFAULT_SEARCH_DEADLINES: SearchDeadlines = {
+  readMs: 10_000,
+  writeMs: 120_000,
+  lockMs: 60_000,
+  maintenanceMs: 600_000,
+};
 
 /** One indexed chunk of a document page. */
 export interface ChunkRecord {
@@ -93,16 +127,22 @@ export interface SearchIndex {
    * Rejects with PartialIndexingError (listing every failed chunk) when some chunks were refused;
    * the others are written, and a retry is safe because ids are deterministic.
    */
-  upsert(chunks: ChunkRecord[]): Promise<UpsertResult>;
+  upsert(chunks: ChunkRecord[], o?: WriteOptions): Promise<UpsertResult>;
   /** Deletes every chunk of one document of the account; resolves to the number deleted. */
-  deleteByDocument(accountId: string, documentId: string): Promise<number>;
-  deleteByDocSet(accountId: string, docSetName: string): Promise<number>;
-  deleteByAccount(accountId: string): Promise<number>;
+  deleteByDocument(accountId: string, documentId: string, o?: WriteOptions): Promise<number>;
+  deleteByDocSet(accountId: string, docSetName: string, o?: WriteOptions): Promise<number>;
+  deleteByAccount(accountId: string, o?: WriteOptions): Promise<number>;
   /** Hits of the account's docsets only, best first. */
   search(query: SearchQuery): Promise<SearchHit[]>;
   stats(accountId?: string): Promise<SearchIndexStats>;
-  /** Cheap liveness check used by /health. Never throws. */
-  health(): Promise<EngineHealth>;
-  /** Releases connections and file handles. */
-  close(): Promise<void>;
+  /**
+   * Read and write probes used by /health, each bounded by `timeoutMs` (default 3 s). Never
+   * throws; a probe still running from an earlier call counts as down.
+   */
+  health(o?: { timeoutMs?: number }): Promise<EngineHealth>;
+  /**
+   * Releases connections and file handles within `timeoutMs` (default 10 s); rejects, naming
+   * what is still running, when the engine does not let go in time (shutdown logs it).
+   */
+  close(o?: { timeoutMs?: number }): Promise<void>;
 }

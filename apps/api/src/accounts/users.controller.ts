@@ -10,10 +10,8 @@ import {
   Patch,
   Post,
   Query,
-  Req,
 } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { APP_CONFIG, AppConfig, DomainError } from '@docqa/common';
 import {
   ApiTokenAuth,
@@ -34,7 +32,6 @@ import {
   RegisterUserDto,
   SuccessDto,
 } from './accounts.dto';
-import { baseUrlOf } from './request-info';
 
 @ApiTags('Account API')
 @Controller('api/v1')
@@ -62,8 +59,8 @@ export class UsersController {
   @ApiOperation({ summary: 'Profile of the token owner.' })
   @ApiOkResponse({ type: ProfileDto })
   @AccountErrors(401)
-  me(@CurrentAuth() auth: AuthContext, @Req() req: Request) {
-    return this.users.profile(auth.userId, baseUrlOf(req));
+  me(@CurrentAuth() auth: AuthContext) {
+    return this.users.profile(auth.userId);
   }
 
   @Patch('password')

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
+import { isUtf8 } from 'node:buffer';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { Logger } from 'nestjs-pino';
@@ -12,13 +13,15 @@ import {
   docqaMetrics,
   DomainError,
   MetricsService,
+  publicBaseUrlOf,
   renderError,
+  shutdownTracker,
   surfaceOf,
   toDomainError,
 } from '@docqa/common';
 import { AppModule } from '../app.module';
 import { httpMetricsMiddleware } from '../metrics/http-metrics';
-import { containsNul, jsonDepth, MAX_JSON_DEPTH, urlContainsNul } from './json-depth';
+import { containsNul, jsonDepth, MAX_JSON_DEPTH, rejectedField, urlContainsNul } from './json-depth';
 import { createPlainHttpServer } from './plain-http';
 import { loadTls, TlsMaterial } from './tls';
 
@@ -45,9 +48,31 @@ function listen(server: http.Server | https.Server, port: number, host: string):
   });
 }
 
-/** Body parsing with errors rendered in the surface's error body (400 malformed or too deep, 413 too large). */
+/**
+ * JSON text must be UTF-8 (RFC 8259 §8.1): the body parser would decode invalid bytes to U+FFFD
+ * and carry on, so the raw bytes are checked first (a 400 MALFORMED_JSON, nothing runs).
+ */
+function verifyUtf8(
+  req: http.IncomingMessage,
+  _res: http.ServerResponse,
+  buf: Buffer,
+  encoding: string,
+): void {
+  if (encoding.toLowerCase().replace('-', '') === 'utf8' && !isUtf8(buf)) {
+    throw Object.assign(new Error('Request body is not valid UTF-8'), {
+      type: 'encoding.invalid',
+      status: 400,
+    });
+  }
+}
+
+/**
+ * Body parsing with errors rendered in the surface's error body: 400 for malformed JSON (invalid
+ * UTF-8 included), a body nested too deep, NUL characters, unpaired surrogates and
+ * `__proto__`/`constructor` keys; 413 too large.
+ */
 function installBodyParsers(app: express.Express, limit: number): void {
-  const json = express.json({ limit, type: ['application/json', 'application/*+json'] });
+  const json = express.json({ limit, type: ['application/json', 'application/*+json'], verify: verifyUtf8 });
   app.use((req, res, next) => {
     json(req, res, (err?: unknown) => {
       let error: DomainError | undefined;
@@ -58,6 +83,9 @@ function installBodyParsers(app: express.Express, limit: number): void {
         error = DomainError.validation('query', 'NUL characters are not allowed in the URL');
       } else if (containsNul(req.body)) {
         error = DomainError.validation('body', 'NUL characters are not allowed in the request body');
+      } else {
+        const rejected = rejectedField(req.body);
+        if (rejected) error = DomainError.validation(rejected.field, rejected.message);
       }
       if (!error) return next();
       res.status(error.status).json(renderError(error, surfaceOf(req.originalUrl)));
@@ -117,6 +145,8 @@ export async function createApi(
 
   const httpsServer = app.getHttpServer() as https.Server;
   const httpsPort = await listen(httpsServer, cfg.httpsPort, cfg.bindHost);
+  // Absolute URLs in responses (avatar_url, citation links) use this, never the request's Host.
+  cfg.publicBaseUrl = publicBaseUrlOf(cfg, httpsPort);
   const httpServer = createPlainHttpServer(cfg.trustProxy, expressApp);
   const httpPort = await listen(httpServer, cfg.httpPort, cfg.bindHost);
 
@@ -132,20 +162,26 @@ export async function createApi(
     async close() {
       if (closed) return;
       closed = true;
-      // Stop accepting, let in-flight requests finish, then close modules (worker, DB, Temporal).
-      const stopped = Promise.all([
-        new Promise<void>((r) => httpServer.close(() => r())),
-        new Promise<void>((r) => httpsServer.close(() => r())),
-      ]);
-      httpServer.closeIdleConnections();
-      httpsServer.closeIdleConnections();
-      const force = setTimeout(() => {
-        httpServer.closeAllConnections();
-        httpsServer.closeAllConnections();
-      }, 10000);
-      await stopped;
-      clearTimeout(force);
-      await app.close();
+      // Stop accepting, let in-flight requests finish (open streams are cut after a fifth of the
+      // shutdown budget), then close modules (worker, search index, DB, Temporal).
+      await shutdownTracker.step('http listeners', async () => {
+        const stopped = Promise.all([
+          new Promise<void>((r) => httpServer.close(() => r())),
+          new Promise<void>((r) => httpsServer.close(() => r())),
+        ]);
+        httpServer.closeIdleConnections();
+        httpsServer.closeIdleConnections();
+        const force = setTimeout(
+          () => {
+            httpServer.closeAllConnections();
+            httpsServer.closeAllConnections();
+          },
+          Math.min(10_000, Math.round(cfg.shutdownTimeoutMs / 5)),
+        );
+        await stopped;
+        clearTimeout(force);
+      });
+      await shutdownTracker.step('application modules', () => app.close());
     },
   };
 }

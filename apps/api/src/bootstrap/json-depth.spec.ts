@@ -20,3 +20,24 @@ describe('containsNul / urlContainsNul', () => {
     expect(urlContainsNul('/api/v1/document_proxy/documents?docSetName=a%2500')).toBe(false);
   });
 });
+
+describe('rejectedField', () => {
+  const { rejectedField } = jest.requireActual('./json-depth');
+
+  it('names __proto__ and constructor keys at any depth, in document order', () => {
+    expect(rejectedField(JSON.parse('{"a":1,"__proto__":{"x":1}}'))).toMatchObject({ field: '__proto__' });
+    expect(rejectedField(JSON.parse('{"config":{"constructor":1}}'))).toMatchObject({
+      field: 'config.constructor',
+    });
+    expect(rejectedField(JSON.parse('{"m":[{"ok":1},{"__proto__":2}]}'))).toMatchObject({
+      field: 'm.1.__proto__',
+    });
+  });
+
+  it('names strings with an unpaired surrogate, and accepts paired ones', () => {
+    expect(rejectedField(JSON.parse('{"docSetName":"\\ud800x"}'))).toMatchObject({ field: 'docSetName' });
+    expect(rejectedField(JSON.parse('{"q":["ok","\\udc00"]}'))).toMatchObject({ field: 'q.1' });
+    expect(rejectedField(JSON.parse('{"q":"\\ud83d\\udcda books","constructorName":"x"}'))).toBeUndefined();
+    expect(rejectedField('plain')).toBeUndefined();
+  });
+});

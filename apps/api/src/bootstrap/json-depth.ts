@@ -1,3 +1,5 @@
+import { hasLoneSurrogate } from '@docqa/common';
+
 /** Deepest JSON nesting accepted; deeper bodies overflow the stack of recursive validators (a 500). */
 export const MAX_JSON_DEPTH = 64;
 
@@ -38,4 +40,37 @@ export function containsNul(value: unknown): boolean {
 
 export function urlContainsNul(url: string): boolean {
   return url.includes('%00') || url.includes('\u0000');
+}
+
+/**
+ * Keys that class-transformer silently drops (its prototype-pollution guard), so the DTO
+ * whitelist never sees them: they are refused here as the unknown fields they are.
+ */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor']);
+
+const SURROGATE = 'must be valid Unicode (it contains an unpaired surrogate)';
+
+/**
+ * The first field of a parsed JSON body that no surface accepts: a `__proto__` or `constructor`
+ * key anywhere, or a string (or key) holding an unpaired UTF-16 surrogate (a valid JSON escape,
+ * but not text: it has no UTF-8 form and cannot be stored). Paths are dotted, as in validation errors.
+ */
+export function rejectedField(value: unknown): { field: string; message: string } | undefined {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (hasLoneSurrogate(v)) return { field: path || 'body', message: `${path || 'body'} ${SURROGATE}` };
+    } else if (v !== null && typeof v === 'object') {
+      const children: Array<[unknown, string]> = [];
+      for (const [k, child] of Object.entries(v as object)) {
+        const field = path ? `${path}.${k}` : k;
+        if (FORBIDDEN_KEYS.has(k)) return { field, message: `${field}: property ${k} should not exist` };
+        if (hasLoneSurrogate(k)) return { field: path || 'body', message: `a field name ${SURROGATE}` };
+        children.push([child, field]);
+      }
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    }
+  }
+  return undefined;
 }

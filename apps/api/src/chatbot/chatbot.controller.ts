@@ -20,7 +20,6 @@ import {
   SupportMailService,
 } from '@docqa/chatbot';
 import { APP_CONFIG, AppConfig } from '@docqa/common';
-import { baseUrlOf } from '../accounts/request-info';
 import { streamEvents } from '../document-proxy/sse';
 import {
   AskQuestionDto,
@@ -79,7 +78,8 @@ export class ChatbotController {
     description:
       'Needs a `cb_` chatbot key (API tokens get 401), a Pro or Business plan (403), and, when the key has an allowed ' +
       'origin, a matching Origin (or Referer) header (403). 50 (Pro) or 100 (Business) requests per key per hour, ' +
-      'shared with /support_emails; past that 429 `{ error, limit, reset_at }` with Retry-After. The docsets are ' +
+      'shared with /support_emails; only valid requests that reach an answer count (not 400s); past that 429 ' +
+      '`{ error, limit, reset_at }` with Retry-After. The docsets are ' +
       "the account's chatbot docsets (settings; default all). Only the last 10 `past_messages` are used. " +
       'With `stream: true` the answer is Server-Sent Events: `delta` (Markdown pieces), one `citations`, then ' +
       '`done` with the answer in the requested format, citations and support_email; `error` ends a failed stream. ' +
@@ -114,13 +114,12 @@ export class ChatbotController {
   ): Promise<void> {
     const cmd = parseAskQuestion(body);
     const abort = abortOnClose(res);
-    const baseUrl = baseUrlOf(req);
     if (!cmd.stream) {
-      const result = await this.answers.answer(caller, cmd, baseUrl, abort.signal);
+      const result = await this.answers.answer(caller, cmd, abort.signal);
       if (!res.writableEnded && !res.destroyed) res.status(200).json(result);
       return;
     }
-    const events = await this.answers.stream(caller, cmd, baseUrl, abort.signal);
+    const events = await this.answers.stream(caller, cmd, abort.signal);
     await streamEvents(req, res, events, abort, this.cfg.sseKeepaliveMs);
   }
 
@@ -130,7 +129,8 @@ export class ChatbotController {
   @ApiOperation({
     summary: "Send a message to the account's support inbox (chatbot key).",
     description:
-      'Same key, plan, origin and rate-limit rules as ask_question (the hourly counter is shared). The message is ' +
+      'Same key, plan, origin and rate-limit rules as ask_question (the hourly counter is shared; a request counts ' +
+      'only when its message is queued, not when refused with 400 or 503). The message is ' +
       'stored in the mail outbox first and delivered by SMTP, retried with backoff until delivered; `sender_email` ' +
       'becomes Reply-To. 503 when SMTP is not configured or the account has no support address.',
   })

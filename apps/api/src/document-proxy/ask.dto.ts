@@ -26,6 +26,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
+import { DOCSET_NAME_RULE, IsDocsetName } from '@docqa/common';
 import { allowedAskModels, ASK_LIMITS } from '@docqa/rag';
 
 const L = ASK_LIMITS;
@@ -86,13 +87,13 @@ export class AskDto {
     maxLength: L.questionMaxChars,
     example: 'latex set all margins 2cm',
   })
-  @IsString({ message: 'question is required' })
+  @IsString({ message: 'question must be a string' })
   @Matches(/\S/, { message: 'question must not be empty' })
   @MaxLength(L.questionMaxChars, { message: `question must be at most ${L.questionMaxChars} characters` })
   question!: string;
 
   @ApiProperty({
-    description: "Docsets to search; every one must be the caller's (403 FORBIDDEN otherwise).",
+    description: `Docsets to search; every one must be the caller's (403 FORBIDDEN otherwise). ${DOCSET_NAME_RULE}`,
     type: [String],
     minItems: 1,
     maxItems: L.docSetNamesMax,
@@ -101,12 +102,7 @@ export class AskDto {
   @IsArray({ message: 'docSetNames must be an array of docset names' })
   @ArrayNotEmpty({ message: 'docSetNames must not be empty' })
   @ArrayMaxSize(L.docSetNamesMax, { message: `docSetNames may name at most ${L.docSetNamesMax} docsets` })
-  @IsString({ each: true, message: 'docSetNames must contain strings' })
-  @Matches(/\S/, { each: true, message: 'docSetNames must not contain empty names' })
-  @MaxLength(L.docSetNameMaxChars, {
-    each: true,
-    message: `docset names are at most ${L.docSetNameMaxChars} characters`,
-  })
+  @IsDocsetName({ each: true })
   docSetNames!: string[];
 
   @ApiPropertyOptional({

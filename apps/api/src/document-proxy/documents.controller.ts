@@ -2,6 +2,7 @@ import { Controller, Get, Next, Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { NextFunction, Response } from 'express';
 import { ApiTokenAuth, AuthContext, CurrentAuth } from '@docqa/accounts';
+import { assertDocsetName } from '@docqa/common';
 import { DocumentsService, isDocumentId, RECENT_LIMIT } from '@docqa/rag';
 import { DocumentApiErrors } from './ask.dto';
 import {
@@ -67,12 +68,12 @@ export class DocumentsController {
   })
   @ApiParam({ name: 'docSetName' })
   @ApiOkResponse({ type: DocsetMetadataDto })
-  @DocumentApiErrors(401, 403)
+  @DocumentApiErrors(400, 401, 403)
   metadata(
     @CurrentAuth() auth: AuthContext,
     @Param('docSetName') docSetName: string,
   ): Promise<DocsetMetadataDto> {
-    return this.documents.metadata(auth, docSetName);
+    return this.documents.metadata(auth, assertDocsetName(docSetName));
   }
 
   @Get('documents/:id')

@@ -1,13 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { DOCSET_NAME_RULE, IsDocsetName } from '@docqa/common';
 import { RECENT_LIMIT } from '@docqa/rag';
 
 export class ListDocumentsQueryDto {
-  @ApiProperty({ description: 'The docset whose documents are listed.', example: 'manuals' })
-  @IsString({ message: 'docSetName is required' })
-  @Matches(/\S/, { message: 'docSetName must not be empty' })
-  @MaxLength(200, { message: 'docSetName must be at most 200 characters' })
+  @ApiProperty({
+    description: `The docset whose documents are listed. ${DOCSET_NAME_RULE}`,
+    example: 'manuals',
+  })
+  @IsDocsetName()
   docSetName!: string;
 
   @ApiPropertyOptional({

@@ -3,7 +3,7 @@ import { IsString, Matches, MaxLength } from 'class-validator';
 
 export class KeywordRoutingQueryDto {
   @ApiProperty({ description: 'The query to classify.', example: 'latex set all margins 2cm' })
-  @IsString({ message: 'q is required' })
+  @IsString({ message: 'q must be a string' })
   @Matches(/\S/, { message: 'q must not be empty' })
   @MaxLength(2000, { message: 'q must be at most 2000 characters' })
   q!: string;

@@ -2,8 +2,20 @@ import { Controller, Get, HttpCode, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ErrorCode } from '@docqa/common';
-import { HealthService } from './health.service';
+import { HealthReport, HealthService, publicView } from './health.service';
 import { VersionService } from './version.service';
+
+/** The public body of a report: per-part up/down only (details are on the metrics port). */
+function render(report: HealthReport, res: Response, okStatus: string, what: string) {
+  const view = publicView(report);
+  if (report.status === 'ok') return { ...view, status: okStatus };
+  res.status(503);
+  return {
+    message: `${what}: ${report.down.join(', ')} down`,
+    errorCode: ErrorCode.DEPENDENCY_UNAVAILABLE,
+    ...view,
+  };
+}
 
 @ApiTags('Document API: general')
 @Controller('api/v1/document_proxy')
@@ -14,21 +26,19 @@ export class HealthController {
   ) {}
 
   @Get('health')
-  @ApiOperation({ summary: 'Liveness and dependency probe (no credential). 503 names what is down.' })
-  @ApiOkResponse({ description: '`{ status: "ok", checks: { postgres, temporal, search }, down: [] }`' })
+  @ApiOperation({
+    summary:
+      'Dependency probe (no credential): each part up or down, 503 naming what is down. `search` is a real read and a write probe within HEALTH_CHECK_TIMEOUT_MS; `indexing` is down when activities have waited to start longer than INDEXING_STALL_AFTER_MS while none progressed. Engine details are on the operator-only metrics port (`GET /health`).',
+  })
+  @ApiOkResponse({
+    description: '`{ status: "ok", checks: { postgres, temporal, search, indexing: { status } }, down: [] }`',
+  })
   @ApiServiceUnavailableResponse({
     description:
       '`{ status: "unavailable", message, errorCode: "DEPENDENCY_UNAVAILABLE", checks, down: [...] }`',
   })
   async getHealth(@Res({ passthrough: true }) res: Response) {
-    const report = await this.health.check();
-    if (report.status === 'ok') return report;
-    res.status(503);
-    return {
-      message: `Unavailable: ${report.down.join(', ')} down`,
-      errorCode: ErrorCode.DEPENDENCY_UNAVAILABLE,
-      ...report,
-    };
+    return render(await this.health.check(), res, 'ok', 'Unavailable');
   }
 
   @Get('health/live')
@@ -45,30 +55,26 @@ export class HealthController {
   @Get('health/ready')
   @ApiOperation({
     summary:
-      'Readiness probe for orchestrators (no credential): 200 while Postgres answers, 503 while it does not, so a load balancer stops routing to this replica.',
+      'Readiness probe for orchestrators (no credential): 200 while Postgres answers, the search engine answers its read and write probes and indexing is not stalled; 503 naming the part otherwise.',
   })
-  @ApiOkResponse({ description: '`{ status: "ready", checks: { postgres } }`' })
+  @ApiOkResponse({
+    description: '`{ status: "ready", checks: { postgres, search, indexing: { status } }, down: [] }`',
+  })
   @ApiServiceUnavailableResponse({
     description:
-      '`{ status: "unavailable", message, errorCode: "DEPENDENCY_UNAVAILABLE", checks, down: ["postgres"] }`',
+      '`{ status: "unavailable", message, errorCode: "DEPENDENCY_UNAVAILABLE", checks, down: ["postgres" | "search" | "indexing"] }`',
   })
   async getReady(@Res({ passthrough: true }) res: Response) {
-    const postgres = await this.health.checkPostgres();
-    if (postgres.status === 'up') return { status: 'ready', checks: { postgres } };
-    res.status(503);
-    return {
-      message: 'Not ready: postgres down',
-      errorCode: ErrorCode.DEPENDENCY_UNAVAILABLE,
-      status: 'unavailable',
-      checks: { postgres },
-      down: ['postgres'],
-    };
+    return render(await this.health.ready(), res, 'ready', 'Not ready');
   }
 
   @Get('version')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Running application version (no credential).' })
-  @ApiOkResponse({ description: '`{ name, version, commit }`' })
+  @ApiOperation({
+    summary:
+      'Running application version (no credential), and the embedder in use: its model and dimensions select the search index version; `warning` says when the local semantic model is missing and the lexical hashing embedder stands in.',
+  })
+  @ApiOkResponse({ description: '`{ name, version, commit, embedder: { model, dimensions, warning? } }`' })
   getVersion() {
     return this.version.get();
   }

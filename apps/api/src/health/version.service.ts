@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { Embedder, EMBEDDER } from '@docqa/llm';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 
@@ -56,12 +57,34 @@ function readGitCommit(): string | null {
   return null;
 }
 
+/** What /version says about the embedder: the index version follows its model and dimensions. */
+export interface EmbedderInfo {
+  model: string;
+  dimensions: number;
+  /** Set when the preferred local model is missing and the hashing embedder stands in. */
+  warning?: string;
+}
+
 @Injectable()
 export class VersionService {
-  private readonly info: { name: string; version: string; commit: string | null };
+  private readonly info: {
+    name: string;
+    version: string;
+    commit: string | null;
+    embedder: EmbedderInfo;
+  };
 
-  constructor(@Inject(APP_CONFIG) cfg: AppConfig) {
-    this.info = { name: 'docqa', version: readPackageVersion(), commit: cfg.gitCommit ?? readGitCommit() };
+  constructor(@Inject(APP_CONFIG) cfg: AppConfig, @Inject(EMBEDDER) embedder: Embedder) {
+    this.info = {
+      name: 'docqa',
+      version: readPackageVersion(),
+      commit: cfg.gitCommit ?? readGitCommit(),
+      embedder: {
+        model: embedder.modelName,
+        dimensions: embedder.dimensions,
+        ...(embedder.warning ? { warning: embedder.warning } : {}),
+      },
+    };
   }
 
   get() {

@@ -8,7 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { DomainError } from '@docqa/common';
+import { assertDocsetName, DomainError } from '@docqa/common';
 import {
   ApiTokenAuth,
   assertDocsetsAllowed,
@@ -17,7 +17,7 @@ import {
   isDocsetAllowed,
   RequireWrite,
 } from '@docqa/accounts';
-import { assertDocsetName, IndexingService } from '@docqa/indexing';
+import { IndexingService } from '@docqa/indexing';
 import { sharePointFolderFilter } from '@docqa/sources';
 import {
   DeleteDocsetsDto,

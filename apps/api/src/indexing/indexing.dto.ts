@@ -17,7 +17,6 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
-  IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
@@ -26,10 +25,8 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { SOURCE_TYPES, type SourceType } from '@docqa/db';
-import { DOCSET_NAME_MAX, DOCSET_NAME_PATTERN } from '@docqa/indexing';
+import { DOCSET_NAME_MAX, DOCSET_NAME_RULE, IsDocsetName } from '@docqa/common';
 import { INDEXABLE_FILE_TYPES, type IndexableFileType } from '@docqa/sources';
-
-const NAME_RULE = 'must not contain control characters or surrounding whitespace';
 
 export class IndexOptionsDto {
   @ApiPropertyOptional({
@@ -50,11 +47,8 @@ export class IndexOptionsDto {
 }
 
 export class SourceRequestDto {
-  @ApiProperty({ maxLength: DOCSET_NAME_MAX, example: 'handbooks' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(DOCSET_NAME_MAX)
-  @Matches(DOCSET_NAME_PATTERN, { message: `docSetName ${NAME_RULE}` })
+  @ApiProperty({ maxLength: DOCSET_NAME_MAX, description: DOCSET_NAME_RULE, example: 'handbooks' })
+  @IsDocsetName()
   docSetName: string;
 
   @ApiPropertyOptional({ enum: SOURCE_TYPES, default: 'S3' })
@@ -95,7 +89,7 @@ export class IndexRequestDto extends SourceRequestDto {
   @IsString()
   @MaxLength(200)
   // eslint-disable-next-line no-control-regex
-  @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: `accountName ${NAME_RULE}` })
+  @Matches(/^[^\u0000-\u001f\u007f]*$/, { message: 'accountName must not contain control characters' })
   accountName?: string;
 
   @ApiPropertyOptional({
@@ -110,14 +104,11 @@ export class IndexRequestDto extends SourceRequestDto {
 }
 
 export class DeleteDocsetsDto {
-  @ApiProperty({ type: [String], example: ['handbooks'] })
-  @IsArray()
-  @ArrayNotEmpty()
-  @ArrayMaxSize(100)
-  @IsString({ each: true })
-  @IsNotEmpty({ each: true })
-  @MaxLength(DOCSET_NAME_MAX, { each: true })
-  @Matches(DOCSET_NAME_PATTERN, { each: true, message: `each docSetNames entry ${NAME_RULE}` })
+  @ApiProperty({ type: [String], example: ['handbooks'], description: DOCSET_NAME_RULE })
+  @IsArray({ message: 'docSetNames must be an array of docset names' })
+  @ArrayNotEmpty({ message: 'docSetNames must not be empty' })
+  @ArrayMaxSize(100, { message: 'docSetNames may name at most 100 docsets' })
+  @IsDocsetName({ each: true })
   docSetNames: string[];
 }
 

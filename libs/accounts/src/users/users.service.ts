@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig, constantTimeEqual, DomainError } from '@docqa/common';
+import { APP_CONFIG, AppConfig, constantTimeEqual, DomainError, publicBaseUrlOf } from '@docqa/common';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { ChangePasswordCommand, RegisterCommand, unprocessable } from '../commands';
 import { avatarColour, avatarSvg, initialsOf, profileHtml } from '../profile/html';
@@ -9,6 +9,7 @@ import { signGlobalId, verifySignedGlobalId } from '../profile/sgid';
 import { AccountSecrets } from '../secrets';
 import { ApiTokensService, DEFAULT_TOKEN_NAME, IssuedToken } from '../tokens/api-tokens.service';
 import { PasswordHasher } from './password-hasher';
+import { passwordPolicyProblem } from './password-policy';
 import { UsersRepository } from './users.repository';
 
 export interface RegisteredUser {
@@ -77,10 +78,11 @@ export class UsersService {
     return { user: { id: user.id, email: user.email, name: user.name, api_tokens: [token] } };
   }
 
-  async profile(userId: number, baseUrl: string): Promise<Profile> {
+  /** `avatar_url` is absolute on the service's public base URL (never the request's Host). */
+  async profile(userId: number): Promise<Profile> {
     const u = await this.users.findById(userId);
     if (!u) throw DomainError.unauthenticated('Invalid API token');
-    const avatarUrl = `${baseUrl}${this.avatarPath(u.id)}`;
+    const avatarUrl = `${publicBaseUrlOf(this.cfg)}${this.avatarPath(u.id)}`;
     return {
       id: u.id,
       name: u.name,
@@ -96,6 +98,8 @@ export class UsersService {
     if (!(await this.hasher.verify(u.passwordHash, cmd.currentPassword))) {
       throw unprocessable({ current_password: ['is invalid'] });
     }
+    const problem = passwordPolicyProblem(cmd.password, u.email);
+    if (problem) throw unprocessable({ password: [problem] });
     await this.users.updatePasswordHash(userId, await this.hasher.hash(cmd.password));
     this.logger.log({ userId }, 'password changed');
     return { success: true };

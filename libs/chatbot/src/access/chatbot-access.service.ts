@@ -41,8 +41,9 @@ export function chatbotRateKey(keyId: number): string {
  * Admission of a chatbot request, in this order: 401 unless the bearer is a live `cb_` key (API
  * tokens included), 403 PLAN_REQUIRED unless the account is on Pro or Business, 403
  * ORIGIN_NOT_ALLOWED when the key is locked to an origin and the request's Origin (or Referer's
- * origin) is absent or different, then one hit on the key's hourly counter in Postgres (429 past
- * the plan's limit). Rejected requests before the counter do not count.
+ * origin) is absent or different. The hourly counter is not touched here: `countRequest` takes one
+ * hit once the request is valid and about to be answered (or its support e-mail queued), so only
+ * those requests count against the plan's limit (429 past it).
  */
 @Injectable()
 export class ChatbotAccessService {
@@ -80,14 +81,6 @@ export class ChatbotAccessService {
       );
     }
 
-    const now = this.clock.now();
-    const hit = await this.limiter.hit(
-      { key: chatbotRateKey(key.id), limit, windowSeconds: CHATBOT_RATE_WINDOW_SECONDS },
-      now,
-    );
-    if (!hit.allowed)
-      throw rateLimited(hit, `Rate limit of ${limit} requests per hour for this chatbot key exceeded`, now);
-
     return {
       keyId: key.id,
       accountId: key.accountId,
@@ -96,5 +89,23 @@ export class ChatbotAccessService {
       docSetNames: key.chatbotDocsets,
       origin,
     };
+  }
+
+  /**
+   * One hit on the key's hourly counter in Postgres (atomic, shared by every replica): 429 past the
+   * plan's limit. Called by the answer and support e-mail services after validation, right before
+   * the work the limit protects.
+   */
+  async countRequest(caller: ChatbotCaller): Promise<void> {
+    const limit = chatbotLimitOf(caller.plan);
+    if (limit === null)
+      throw new DomainError(ErrorCode.PLAN_REQUIRED, 'The chatbot needs a Pro or Business plan');
+    const now = this.clock.now();
+    const hit = await this.limiter.hit(
+      { key: chatbotRateKey(caller.keyId), limit, windowSeconds: CHATBOT_RATE_WINDOW_SECONDS },
+      now,
+    );
+    if (!hit.allowed)
+      throw rateLimited(hit, `Rate limit of ${limit} requests per hour for this chatbot key exceeded`, now);
   }
 }

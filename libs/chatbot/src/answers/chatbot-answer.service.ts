@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AuthContext } from '@docqa/accounts';
 import { toDomainError } from '@docqa/common';
 import { AskEvent, AskService, ASK_LIMITS, Citation } from '@docqa/rag';
-import { ChatbotCaller } from '../access/chatbot-access.service';
+import { ChatbotAccessService, ChatbotCaller } from '../access/chatbot-access.service';
 import { ChatbotRepository } from '../chatbot.repository';
 import { AskQuestionCommand } from '../commands';
 import { ChatbotFilesService } from '../files/chatbot-files.service';
@@ -50,15 +50,19 @@ export class ChatbotAnswerService {
     private readonly ask: AskService,
     private readonly repo: ChatbotRepository,
     private readonly files: ChatbotFilesService,
+    private readonly access: ChatbotAccessService,
   ) {}
 
-  /** Checks pass before the first event; the iterable then yields the answer's events. */
+  /**
+   * Checks pass before the first event; the iterable then yields the answer's events. The request
+   * counts against the key's hourly limit from here (it is valid and reaches an answer).
+   */
   async stream(
     caller: ChatbotCaller,
     cmd: AskQuestionCommand,
-    baseUrl: string,
     signal?: AbortSignal,
   ): Promise<AsyncIterable<ChatbotEvent>> {
+    await this.access.countRequest(caller);
     const auth = await this.askerFor(caller);
     const events = await this.ask.stream(
       auth,
@@ -72,16 +76,11 @@ export class ChatbotAnswerService {
       },
       signal,
     );
-    return this.translate(caller, cmd, baseUrl, events, signal);
+    return this.translate(caller, cmd, events, signal);
   }
 
-  async answer(
-    caller: ChatbotCaller,
-    cmd: AskQuestionCommand,
-    baseUrl: string,
-    signal?: AbortSignal,
-  ): Promise<ChatbotAnswer> {
-    for await (const e of await this.stream(caller, { ...cmd, stream: false }, baseUrl, signal)) {
+  async answer(caller: ChatbotCaller, cmd: AskQuestionCommand, signal?: AbortSignal): Promise<ChatbotAnswer> {
+    for await (const e of await this.stream(caller, { ...cmd, stream: false }, signal)) {
       if (e.type === 'done')
         return { answer: e.answer, citations: e.citations, support_email: e.support_email };
       if (e.type === 'error') throw new Error(e.error);
@@ -103,7 +102,6 @@ export class ChatbotAnswerService {
   private async *translate(
     caller: ChatbotCaller,
     cmd: AskQuestionCommand,
-    baseUrl: string,
     events: AsyncIterable<AskEvent>,
     signal?: AbortSignal,
   ): AsyncIterable<ChatbotEvent> {
@@ -112,7 +110,7 @@ export class ChatbotAnswerService {
       for await (const e of events) {
         if (e.type === 'delta') yield { type: 'delta', text: e.text };
         else if (e.type === 'citations') {
-          citations = e.citations.map((c) => this.citation(caller.accountId, c, baseUrl));
+          citations = e.citations.map((c) => this.citation(caller.accountId, c));
           yield { type: 'citations', citations };
         } else if (e.type === 'done') {
           const answer =
@@ -137,16 +135,16 @@ export class ChatbotAnswerService {
     }
   }
 
-  private citation(accountId: number, c: Citation, baseUrl: string): ChatbotCitation {
+  private citation(accountId: number, c: Citation): ChatbotCitation {
     return {
       index: c.index,
       fileName: c.fileName,
       pageNumber: c.pageNumber,
-      source: this.files.linkFor(
-        accountId,
-        { documentId: c.sourceMetadata.documentId, fileName: c.fileName, pageNumber: c.pageNumber },
-        baseUrl,
-      ),
+      source: this.files.linkFor(accountId, {
+        documentId: c.sourceMetadata.documentId,
+        fileName: c.fileName,
+        pageNumber: c.pageNumber,
+      }),
     };
   }
 }

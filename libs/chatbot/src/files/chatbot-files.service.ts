@@ -1,7 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig, DomainError, ErrorCode, resolveAppSecret } from '@docqa/common';
+import {
+  APP_CONFIG,
+  AppConfig,
+  DomainError,
+  ErrorCode,
+  publicBaseUrlOf,
+  resolveAppSecret,
+} from '@docqa/common';
 import type { SourceType } from '@docqa/db';
 import { SourceConnectorRegistry, SourceCredentialsCipher, SourceError } from '@docqa/sources';
 import { ChatbotClock } from '../access/chatbot-clock';
@@ -74,12 +81,12 @@ export class ChatbotFilesService {
     this.links = new FileLinkSigner(cfg.appSecret ?? resolveAppSecret(cfg));
   }
 
-  /** The citation's link, absolute on `baseUrl` (how the caller addressed this service). */
-  linkFor(accountId: number, file: CitedFile, baseUrl: string): string {
+  /** The citation's link, absolute on the service's public base URL (never the request's Host). */
+  linkFor(accountId: number, file: CitedFile): string {
     const expiresAt = Math.floor(this.clock.now() / 1000) + this.cfg.chatbotFileLinkTtlSeconds;
     const token = this.links.sign({ accountId, documentId: file.documentId, expiresAt });
     const page = isPdfName(file.fileName) && /^\d+$/.test(file.pageNumber) ? `#page=${file.pageNumber}` : '';
-    return `${baseUrl}/api/v1/chatbot/files/${token}${page}`;
+    return `${publicBaseUrlOf(this.cfg)}/api/v1/chatbot/files/${token}${page}`;
   }
 
   /** 404 for an invalid or expired link or a document that is gone; 503 when the source is down. */

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@docqa/common';
-import { ChatbotCaller } from '../access/chatbot-access.service';
+import { ChatbotAccessService, ChatbotCaller } from '../access/chatbot-access.service';
 import { SupportEmailCommand } from '../commands';
 import { MailOutboxDispatcher } from './mail-outbox.dispatcher';
 import { MailOutboxRepository } from './mail-outbox.repository';
@@ -32,7 +32,8 @@ export function supportMailText(cmd: SupportEmailCommand, origin: string | null)
 /**
  * `POST /api/v1/support_emails`: the message goes into the mail outbox (in the request), then the
  * dispatcher delivers it to the account's support address by SMTP, retrying until it is accepted.
- * 503 when SMTP is not configured or the account has no support address.
+ * 503 when SMTP is not configured or the account has no support address (such a request does not
+ * count against the hourly limit; a queued one does).
  */
 @Injectable()
 export class SupportMailService {
@@ -42,6 +43,7 @@ export class SupportMailService {
     private readonly mailer: SmtpMailer,
     private readonly outbox: MailOutboxRepository,
     private readonly dispatcher: MailOutboxDispatcher,
+    private readonly access: ChatbotAccessService,
   ) {}
 
   async submit(caller: ChatbotCaller, cmd: SupportEmailCommand): Promise<SupportEmailResult> {
@@ -55,6 +57,7 @@ export class SupportMailService {
         ErrorCode.CAPABILITY_DISABLED,
         'Support e-mail is not available: this account has no support address',
       );
+    await this.access.countRequest(caller); // it reaches a support e-mail: it counts
     const id = await this.outbox.enqueue({
       accountId: caller.accountId,
       toAddress: caller.supportEmail,

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ConfigError, loadConfig } from './app-config';
+import { ConfigError, loadConfig, publicBaseUrlOf } from './app-config';
 import { renderConfigTable, renderEnvExample } from './config-docs';
 import { CONFIG_VARIABLES } from './config.schema';
 import { SEARCH_ATTRIBUTES } from '../temporal/temporal.constants';
@@ -42,6 +42,24 @@ describe('loadConfig', () => {
 
   it('requires the TLS pair together', () => {
     expect(() => loadConfig({ TLS_CERT_FILE: '/x.pem' })).toThrow(/TLS_CERT_FILE and TLS_KEY_FILE/);
+  });
+
+  it('PUBLIC_BASE_URL: an https:// address, normalised; unset means the local HTTPS address', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://docs.example.com/' }).publicBaseUrl).toBe(
+      'https://docs.example.com',
+    );
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://Docs.Example.com:9443/qa//' }).publicBaseUrl).toBe(
+      'https://docs.example.com:9443/qa',
+    );
+    for (const bad of [
+      'http://docs.example.com',
+      'docs.example.com',
+      'https://a.example/?x=1',
+      'https://u:p@a.example',
+    ])
+      expect(() => loadConfig({ PUBLIC_BASE_URL: bad })).toThrow(/PUBLIC_BASE_URL/);
+    expect(publicBaseUrlOf(loadConfig({ HTTPS_PORT: '9443' }))).toBe('https://localhost:9443');
+    expect(publicBaseUrlOf(loadConfig({ HTTPS_PORT: '0' }), 41234)).toBe('https://localhost:41234');
   });
 
   it('parses booleans and integers', () => {

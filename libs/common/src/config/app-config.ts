@@ -16,12 +16,18 @@ export interface AppConfig {
   logLevel: string;
   logFile?: string;
   dataDir: string;
+  docqaCacheDir?: string;
   httpsPort: number;
   httpPort: number;
   bindHost: string;
   tlsCertFile?: string;
   tlsKeyFile?: string;
   trustProxy: boolean;
+  /**
+   * `https://host[:port][/prefix]` without a trailing slash; set from HTTPS_PORT by createApi
+   * when PUBLIC_BASE_URL is unset (see `publicBaseUrlOf`).
+   */
+  publicBaseUrl?: string;
   appSecret?: string;
   databaseUrl?: string;
   databasePoolSize: number;
@@ -40,6 +46,14 @@ export interface AppConfig {
   indexingConcurrency: number;
   indexingChildrenPerRun: number;
   indexingMaxFileBytes: number;
+  workerMaxConcurrentActivities: number;
+  indexingStallAfterMs: number;
+  searchReadTimeoutMs: number;
+  searchWriteTimeoutMs: number;
+  searchLockTimeoutMs: number;
+  searchMaintenanceTimeoutMs: number;
+  healthCheckTimeoutMs: number;
+  shutdownTimeoutMs: number;
   cohereApiKey?: string;
   cohereBaseUrl?: string;
   cohereEmbedModel: string;
@@ -53,13 +67,17 @@ export interface AppConfig {
   openaiModel: string;
   openaiTimeoutMs: number;
   openaiMaxAttempts: number;
-  llmModelPath: string;
+  llmModelPath?: string;
   llmContextSize: number;
   llmThreads?: number;
   llmMaxAnswerTokens: number;
   llmTimeoutMs: number;
   llmMaxQueue: number;
   promptTokenBudget: number;
+  localEmbedder: 'auto' | 'minilm' | 'hashing';
+  localEmbedderModelDir?: string;
+  localEmbedderThreads: number;
+  localEmbedderBatchSize: number;
   smtpUrl?: string;
   mailFrom: string;
   mailOutboxPollMs: number;
@@ -74,6 +92,7 @@ export interface AppConfig {
   sourceRequestTimeoutMs: number;
   metricsEnabled: boolean;
   metricsPort: number;
+  metricsHost: string;
   maxBodyBytes: number;
   requireTermsOfService: boolean;
   gitCommit?: string;
@@ -134,17 +153,33 @@ export function loadConfig(env: Raw = process.env): AppConfig {
   }
   const cfg = out as unknown as AppConfig;
   cfg.dataDir = path.resolve(cfg.dataDir);
-  cfg.llmModelPath = path.resolve(cfg.llmModelPath);
+  if (cfg.llmModelPath) cfg.llmModelPath = path.resolve(cfg.llmModelPath);
   if (!!cfg.tlsCertFile !== !!cfg.tlsKeyFile) {
     throw new ConfigError('Invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }
   if (cfg.appSecret !== undefined && cfg.appSecret.length < 32) {
     throw new ConfigError('Invalid configuration: APP_SECRET must be at least 32 characters');
   }
+  if (cfg.publicBaseUrl !== undefined) cfg.publicBaseUrl = normalisePublicBaseUrl(cfg.publicBaseUrl);
   if (cfg.databaseUrl && !/^postgres(ql)?:\/\//.test(cfg.databaseUrl)) {
     throw new ConfigError('Invalid configuration: DATABASE_URL must be a postgres:// URL');
   }
   return cfg;
+}
+
+/** `https://host[:port][/prefix]`, no trailing slash; anything else (http, query, credentials) is a ConfigError. */
+function normalisePublicBaseUrl(raw: string): string {
+  const u = new URL(raw);
+  const bad = (why: string) => new ConfigError(`Invalid configuration: PUBLIC_BASE_URL ${why}`);
+  if (u.protocol !== 'https:') throw bad('must be an https:// URL (the API serves HTTPS only)');
+  if (u.search || u.hash || u.username || u.password)
+    throw bad('must be a plain https://host[:port][/path] address, without query, fragment or credentials');
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The base of absolute URLs in responses: PUBLIC_BASE_URL, else the local HTTPS address `npm start` prints. */
+export function publicBaseUrlOf(cfg: AppConfig, httpsPort = cfg.httpsPort): string {
+  return cfg.publicBaseUrl ?? `https://localhost:${httpsPort}`;
 }
 
 /**

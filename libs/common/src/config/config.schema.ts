@@ -41,6 +41,12 @@ export const CONFIG_VARIABLES = [
     description:
       'Directory of the embedded defaults: PGlite database, Temporal SQLite file, embedded search index, generated TLS pair and APP_SECRET.',
   },
+  {
+    name: 'DOCQA_CACHE_DIR',
+    kind: 'path',
+    description:
+      'Cache of what the first `npm start` provisions (Temporal CLI, embedding model, its converter venv), shared by every data dir. Unset: ~/.cache/docqa.',
+  },
   { name: 'HTTPS_PORT', kind: 'port', default: '8443', description: 'Port of the HTTPS API.' },
   {
     name: 'HTTP_PORT',
@@ -59,6 +65,12 @@ export const CONFIG_VARIABLES = [
     name: 'TLS_KEY_FILE',
     kind: 'path',
     description: 'PEM private key for HTTPS. Must be set together with TLS_CERT_FILE.',
+  },
+  {
+    name: 'PUBLIC_BASE_URL',
+    kind: 'url',
+    description:
+      "https:// address clients reach the API at (behind a load balancer: its public name), used for absolute URLs in responses (avatar_url, chatbot citation links). Never taken from the request's Host header. Unset: https://localhost:HTTPS_PORT, the address `npm start` prints.",
   },
   {
     name: 'TRUST_PROXY',
@@ -174,10 +186,67 @@ export const CONFIG_VARIABLES = [
     description: 'Largest source file that is indexed; a larger file ends ERROR with a reason.',
   },
   {
+    name: 'WORKER_MAX_CONCURRENT_ACTIVITIES',
+    kind: 'int',
+    default: '100',
+    description:
+      'Activity slots of one worker process (Temporal maxConcurrentActivityTaskExecutions): how many indexing steps it runs at once. A step that stops answering frees its slot at its deadline or cancellation.',
+  },
+  {
+    name: 'INDEXING_STALL_AFTER_MS',
+    kind: 'int',
+    default: '120000',
+    description:
+      'Health reports `indexing` down (503 on /health and /health/ready) when indexing activities have waited longer than this to start while no activity started, heartbeated or finished in that time: the worker is wedged.',
+  },
+  {
+    name: 'SEARCH_READ_TIMEOUT_MS',
+    kind: 'int',
+    default: '10000',
+    description:
+      'Deadline of one search-index read (a search leg, a count). A read past it fails with 503 DEPENDENCY_UNAVAILABLE instead of waiting.',
+  },
+  {
+    name: 'SEARCH_WRITE_TIMEOUT_MS',
+    kind: 'int',
+    default: '120000',
+    description:
+      'Deadline of one search-index write (a batch of chunks, a delete). Past it the indexing step fails as a retryable activity failure.',
+  },
+  {
+    name: 'SEARCH_LOCK_TIMEOUT_MS',
+    kind: 'int',
+    default: '60000',
+    description:
+      'Embedded engine: longest wait for its write lock (writes and index maintenance take turns). Past it the write fails as retryable.',
+  },
+  {
+    name: 'SEARCH_MAINTENANCE_TIMEOUT_MS',
+    kind: 'int',
+    default: '600000',
+    description:
+      'Embedded engine: deadline of index maintenance (compaction, folding new rows into the indices). Past it an error is logged and health reports search down until it ends.',
+  },
+  {
+    name: 'HEALTH_CHECK_TIMEOUT_MS',
+    kind: 'int',
+    default: '3000',
+    description:
+      'Deadline of each dependency probe of /health and /health/ready (Postgres query, Temporal, search read and write probes); a probe past it reports its part down.',
+  },
+  {
+    name: 'SHUTDOWN_TIMEOUT_MS',
+    kind: 'int',
+    default: '25000',
+    description:
+      'On SIGINT/SIGTERM: time for a graceful stop (running activities are cancelled, engines closed) before the process exits anyway, logging what did not stop.',
+  },
+  {
     name: 'COHERE_API_KEY',
     kind: 'string',
     secret: true,
-    description: 'Cohere API key. Unset: the local provider (hashing embedder, extractive answers).',
+    description:
+      'Cohere API key. Unset: the local provider (local embedder, see LOCAL_EMBEDDER; extractive answers).',
   },
   { name: 'COHERE_BASE_URL', kind: 'url', description: 'Cohere API base URL override.' },
   {
@@ -251,9 +320,8 @@ export const CONFIG_VARIABLES = [
   {
     name: 'LLM_MODEL_PATH',
     kind: 'path',
-    default: './models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf',
     description:
-      'GGUF file of the local generative model (`local-llm`). `npm run models:install -- llm` puts Qwen2.5-Coder-1.5B-Instruct Q4_K_M here; any chat GGUF that llama.cpp runs may be named instead. A missing file answers 503 CAPABILITY_DISABLED for `local-llm` (never a 500).',
+      'GGUF file of the local generative model (`local-llm`). Unset: DOCQA_CACHE_DIR/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf, where `npm run models:install -- llm` puts Qwen2.5-Coder-1.5B-Instruct Q4_K_M; any chat GGUF that llama.cpp runs may be named instead. A missing file answers 503 CAPABILITY_DISABLED for `local-llm` (never a 500).',
   },
   {
     name: 'LLM_CONTEXT_SIZE',
@@ -293,6 +361,33 @@ export const CONFIG_VARIABLES = [
     default: '1500',
     description:
       'Tokens of retrieved passages a generative answer prompt (local-llm, openai) may hold: passages are taken best first and the last one trimmed to its most relevant sentences. Prompt processing dominates answer time on CPUs (about 150 tokens/s on 2 cores).',
+  },
+  {
+    name: 'LOCAL_EMBEDDER',
+    kind: 'enum',
+    values: ['auto', 'minilm', 'hashing'],
+    default: 'auto',
+    description:
+      'Embedder when COHERE_API_KEY is unset. `minilm`: the semantic all-MiniLM-L6-v2 model (`npm run models:install`; refuses to start without it). `hashing`: the lexical hashing embedder (no model). `auto`: MiniLM when installed, else hashing with a warning in the log and /version. Set it explicitly when api and worker run as separate processes. Changing the embedder starts a new index version: run `npm run cli -- reembed` (docs/models.md).',
+  },
+  {
+    name: 'LOCAL_EMBEDDER_MODEL_DIR',
+    kind: 'path',
+    description:
+      'Directory of the installed local embedding model (manifest.json, model.onnx, tokenizer.json). Unset: DOCQA_CACHE_DIR/models/all-MiniLM-L6-v2, where `npm run models:install` puts it.',
+  },
+  {
+    name: 'LOCAL_EMBEDDER_THREADS',
+    kind: 'int',
+    default: '2',
+    description: 'CPU threads of one local embedding model inference (onnxruntime intra-op threads).',
+  },
+  {
+    name: 'LOCAL_EMBEDDER_BATCH_SIZE',
+    kind: 'int',
+    default: '8',
+    description:
+      'Chunks per local embedding model inference. 8 was the fastest and leanest on 2 cores (docs/benchmarks/search.md).',
   },
   {
     name: 'SSE_KEEPALIVE_MS',
@@ -383,8 +478,14 @@ export const CONFIG_VARIABLES = [
     name: 'METRICS_PORT',
     kind: 'port',
     default: '9464',
+    description: 'Port of the plain-HTTP Prometheus endpoint (on METRICS_HOST). 0 picks a free port (tests).',
+  },
+  {
+    name: 'METRICS_HOST',
+    kind: 'string',
+    default: '127.0.0.1',
     description:
-      'Port of the plain-HTTP Prometheus endpoint, bound to BIND_HOST; keep it on the internal network. 0 picks a free port (tests).',
+      'Address the Prometheus endpoint binds to. Default loopback: only this machine can scrape it (plain HTTP, no credential). Set it (e.g. 0.0.0.0 or an internal interface address) only where the port is reachable from the internal network alone.',
   },
   {
     name: 'MAX_BODY_BYTES',

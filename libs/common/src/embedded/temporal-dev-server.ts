@@ -1,17 +1,18 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { SEARCH_ATTRIBUTES } from '../temporal/temporal.constants';
+import { docqaCacheDir } from './cache-dir';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
-export const TEMPORAL_CACHE_BIN = path.join(os.homedir(), '.cache', 'docqa', 'temporal', 'bin', 'temporal');
+/** Where `npm start` (scripts/setup/temporal-cli.js) and test/infra build the CLI. */
+export const TEMPORAL_CACHE_BIN = path.join(docqaCacheDir(), 'temporal', 'bin', 'temporal');
 
 export const TEMPORAL_INSTALL_HINT =
-  `The Temporal CLI was not found. Install it once with:\n` +
+  `The Temporal CLI was not found. \`npm start\` builds it on first run (needs Go 1.25+); by hand:\n` +
   `  GOBIN=${path.dirname(TEMPORAL_CACHE_BIN)} go install github.com/temporalio/cli/cmd/temporal@${TEMPORAL_CLI_VERSION}\n` +
-  `(or run \`npm run infra:install\`), or set TEMPORAL_CLI_PATH, or point TEMPORAL_ADDRESS at a Temporal server.`;
+  `or set TEMPORAL_CLI_PATH, or point TEMPORAL_ADDRESS at a Temporal server.`;
 
 /** TEMPORAL_CLI_PATH, then `temporal` on PATH, then the cache test/infra fills. */
 export function findTemporalCli(explicit?: string): string | null {

@@ -11,3 +11,8 @@ export interface EmbeddingSpace {
   modelName: string;
   dimensions: number;
 }
+
+/** How documents.embedding_space records a space: `<model>:<dimensions>`. */
+export function embeddingSpaceKey(space: EmbeddingSpace): string {
+  return `${space.modelName}:${space.dimensions}`;
+}

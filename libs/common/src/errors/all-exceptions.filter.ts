@@ -27,6 +27,9 @@ export function toDomainError(exception: unknown, req?: Request): { error: Domai
   if (e && e.type === 'entity.parse.failed') {
     return { error: new DomainError(ErrorCode.MALFORMED_JSON, 'Request body is not valid JSON') };
   }
+  if (e && e.type === 'encoding.invalid') {
+    return { error: new DomainError(ErrorCode.MALFORMED_JSON, 'Request body is not valid UTF-8') };
+  }
   if (e && e.type === 'entity.too.large') {
     return { error: new DomainError(ErrorCode.PAYLOAD_TOO_LARGE, 'Request body is too large') };
   }

@@ -3,8 +3,13 @@ import { DocqaMetrics, metricsSources } from './metrics';
 
 export interface MetricsServer {
   port: number;
+  /** The address it is bound to. */
+  host: string;
   close(): Promise<void>;
 }
+
+/** The operator's health view: status code and the full report (engine names, probe details). */
+export type HealthReporter = () => Promise<{ status: number; body: unknown }>;
 
 const SOURCE_TIMEOUT_MS = 2000;
 
@@ -28,12 +33,15 @@ export async function renderMetrics(metrics: DocqaMetrics): Promise<string> {
 
 /**
  * Plain-HTTP listener for Prometheus, separate from the HTTPS API so it can stay on the internal
- * network: `GET /metrics` and `GET /health/live` (process up; used by the worker's health check).
+ * network: `GET /metrics`, `GET /health/live` (process up; used by the worker's health check) and,
+ * in the api, `GET /health`: the operator's health view with the details the public
+ * `/api/v1/document_proxy/health` leaves out (engine, index, probe failures, indexing backlog).
  */
 export function startMetricsServer(o: {
   host: string;
   port: number;
   metrics: DocqaMetrics;
+  health?: () => HealthReporter | undefined;
 }): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {
     const url = (req.url ?? '/').split('?')[0];
@@ -55,6 +63,14 @@ export function startMetricsServer(o: {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"status":"ok"}');
       return;
     }
+    const health = url === '/health' ? o.health?.() : undefined;
+    if (health) {
+      health().then(
+        (r) => res.writeHead(r.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(r.body)),
+        () => res.writeHead(500).end(),
+      );
+      return;
+    }
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found: try /metrics\n');
   });
   server.keepAliveTimeout = 65000;
@@ -65,6 +81,7 @@ export function startMetricsServer(o: {
       const addr = server.address();
       resolve({
         port: typeof addr === 'object' && addr ? addr.port : o.port,
+        host: typeof addr === 'object' && addr ? addr.address : o.host,
         close: () =>
           new Promise<void>((r) => {
             server.close(() => r());

@@ -10,14 +10,23 @@ import {
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { docqaMetrics } from './metrics';
-import { MetricsServer, startMetricsServer } from './metrics-server';
+import { HealthReporter, MetricsServer, startMetricsServer } from './metrics-server';
 
-/** Starts the Prometheus endpoint (METRICS_PORT on BIND_HOST) with the app, stops it with the app. */
+/**
+ * Starts the Prometheus endpoint (METRICS_PORT on METRICS_HOST, loopback unless configured) with
+ * the app, stops it with the app. Not BIND_HOST: the API may face the world, the metrics must not.
+ */
 @Injectable()
 export class MetricsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Metrics');
   private server?: MetricsServer;
+  private healthReporter?: HealthReporter;
   readonly metrics = docqaMetrics;
+
+  /** Serves the operator's health view on this port (`GET /health`); the api sets it. */
+  setHealthReporter(reporter: HealthReporter | undefined): void {
+    this.healthReporter = reporter;
+  }
 
   constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {}
 
@@ -26,15 +35,21 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     return this.server?.port;
   }
 
+  /** Address the endpoint is bound to, or undefined when METRICS_ENABLED=false. */
+  get host(): string | undefined {
+    return this.server?.host;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     if (!this.cfg.metricsEnabled) return;
     docqaMetrics.collectDefaults();
     this.server = await startMetricsServer({
-      host: this.cfg.bindHost,
+      host: this.cfg.metricsHost,
       port: this.cfg.metricsPort,
       metrics: docqaMetrics,
+      health: () => this.healthReporter,
     });
-    this.logger.log(`Prometheus metrics on http://${this.cfg.bindHost}:${this.server.port}/metrics`);
+    this.logger.log(`Prometheus metrics on http://${this.server.host}:${this.server.port}/metrics`);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -30,6 +30,8 @@ export class DocumentEntity {
   @Column({ type: 'text', nullable: true }) summary: string | null;
   @Column({ name: 'last_run_id', type: 'uuid', nullable: true }) lastRunId: string | null;
   @Column({ name: 'indexed_at', type: 'timestamptz', nullable: true }) indexedAt: Date | null;
+  /** `<model>:<dimensions>` of the chunks in the index (see the EmbeddingSpace migration). */
+  @Column({ name: 'embedding_space', type: 'text', nullable: true }) embeddingSpace: string | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

@@ -3,6 +3,7 @@ import { AccountAuth1763800000000 } from './1763800000000-account-auth';
 import { Indexing1763900000000 } from './1763900000000-indexing';
 import { SourceSync1764100000000 } from './1764100000000-source-sync';
 import { RunSync1764200000000 } from './1764200000000-run-sync';
+import { EmbeddingSpace1764350000000 } from './1764350000000-embedding-space';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   Indexing1763900000000,
   SourceSync1764100000000,
   RunSync1764200000000,
+  EmbeddingSpace1764350000000,
 ];

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Context } from '@temporalio/activity';
 import type { RunStatus } from '@docqa/db';
 import { PlanCounts } from '../persistence/indexing.store';
 import { DocsetPipeline, ListedPage } from '../pipeline/docset-pipeline';
-import { asActivity } from './failures';
+import { asActivity, runActivity } from './failures';
 
 /**
  * Run-level activities of indexDocsetWorkflow. Each makes one call into DocsetPipeline; payloads
@@ -25,9 +24,8 @@ export class DocsetIndexingActivities {
 
   /** Deletes the chunks, pages and rows of documents that left the source. */
   async removeGoneDocuments(input: { runId: string }): Promise<{ removed: number }> {
-    return asActivity(async () => {
-      const ctx = Context.current();
-      const removed = await this.pipeline.removeGone(input.runId, (n) => ctx.heartbeat(n));
+    return runActivity(async ({ signal, progress }) => {
+      const removed = await this.pipeline.removeGone(input.runId, (n) => progress(n), signal);
       return { removed };
     });
   }

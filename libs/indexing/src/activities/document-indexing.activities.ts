@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Context } from '@temporalio/activity';
 import { DocumentPipeline } from '../pipeline/document-pipeline';
-import { asActivity, whileHeartbeating } from './failures';
+import { runActivity } from './failures';
 
 export interface DocumentRef {
   documentId: string;
@@ -23,12 +23,9 @@ export class DocumentIndexingActivities {
   async extractDocument(
     input: DocumentRef,
   ): Promise<{ gone: boolean; pageCount: number; unchanged: boolean; chunkCount: number | null }> {
-    return asActivity(async () => {
-      const ctx = Context.current();
-      const r = await whileHeartbeating(
-        () => ctx.heartbeat(),
-        this.pipeline.extract(input.documentId, input.runId, ctx.cancellationSignal),
-      );
+    return runActivity(async ({ signal, waiting }) => {
+      // Every wait inside is bounded (download by the source's limits, parse by its thread deadline).
+      const r = await waiting(this.pipeline.extract(input.documentId, input.runId, signal));
       return {
         gone: r.gone,
         pageCount: r.pageCount,
@@ -39,19 +36,22 @@ export class DocumentIndexingActivities {
   }
 
   /**
-   * Chunk, embed in batches and upsert; heartbeats the next chunk index after each write and
-   * resumes from the last heartbeat when retried. Null when the document was deleted meanwhile.
+   * Chunk, embed in batches and upsert; heartbeats the next chunk index after each embedding batch
+   * and write, and keeps heartbeating it while waiting on the embedder or the search engine (calls
+   * bounded by their deadlines). A retry resumes from the last heartbeat. Null when the document was
+   * deleted meanwhile.
    */
   async indexDocumentChunks(input: DocumentRef): Promise<{ chunkCount: number } | null> {
-    return asActivity(async () => {
-      const ctx = Context.current();
-      const resumeFrom =
-        typeof ctx.info.heartbeatDetails === 'number' ? (ctx.info.heartbeatDetails as number) : 0;
-      return this.pipeline.indexChunks(input.documentId, input.runId, {
-        resumeFrom,
-        onProgress: (next) => ctx.heartbeat(next),
-        signal: ctx.cancellationSignal,
-      });
+    return runActivity(async ({ signal, progress, waiting }) => {
+      const details = Context.current().info.heartbeatDetails;
+      const resumeFrom = typeof details === 'number' ? details : 0;
+      return waiting(
+        this.pipeline.indexChunks(input.documentId, input.runId, {
+          resumeFrom,
+          onProgress: (next) => progress(next),
+          signal,
+        }),
+      );
     });
   }
 
@@ -63,10 +63,12 @@ export class DocumentIndexingActivities {
     input: DocumentRef &
       ({ status: 'COMPLETE'; chunkCount: number } | { status: 'ERROR' | 'CANCELLED'; reason: string | null }),
   ): Promise<void> {
-    return asActivity(() =>
+    // No heartbeat while it runs: a step stuck here (its chunk delete waiting on a wedged engine)
+    // is cancelled by the SDK when its heartbeat timeout elapses, and stops.
+    return runActivity(({ signal }) =>
       input.status === 'COMPLETE'
         ? this.pipeline.complete(input.documentId, input.runId, input.chunkCount)
-        : this.pipeline.fail(input.documentId, input.runId, input.status, input.reason),
+        : this.pipeline.fail(input.documentId, input.runId, input.status, input.reason, signal),
     );
   }
 }

@@ -1,5 +1,7 @@
+import { Logger } from '@nestjs/common';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { DomainError, ErrorCode } from '@docqa/common';
+import { activityMonitor, DomainError, ErrorCode } from '@docqa/common';
 import { SourceError } from '@docqa/sources';
 import { DocumentRejectedError } from '../extraction/document-rejected.error';
 import { RunGoneError, SourceEmptyError } from '../pipeline/pipeline-errors';
@@ -38,6 +40,77 @@ export function toFailure(err: unknown): unknown {
       nonRetryable: true,
     });
   return err;
+}
+
+/**
+ * How long a cancelled activity may take to stop before its wait is abandoned. Every wait of the
+ * pipeline listens to the cancellation signal, so this only bounds what does not (a download, a
+ * model call that ignores it): the worker slot is released either way.
+ */
+export const CANCEL_GRACE_MS = 5000;
+
+const log = new Logger('IndexingActivity');
+
+/** What an activity body gets: the cancellation signal and progress heartbeats. */
+export interface ActivityScope {
+  /**
+   * Aborts when Temporal cancels the activity: the workflow cancelled it, the SDK's local
+   * heartbeat or start-to-close timer elapsed (reason TIMED_OUT), or the worker is shutting down.
+   */
+  signal: AbortSignal;
+  /** Records progress (heartbeat details a retry resumes from) and heartbeats it. */
+  progress(details?: unknown): void;
+  /**
+   * Heartbeats the last progress every 2 s while `work` runs: for waits that are bounded by their
+   * own deadline (an engine call, a thread parse), so only a dead worker or a blocked event loop
+   * lets the heartbeat time out.
+   */
+  waiting<T>(work: Promise<T>): Promise<T>;
+}
+
+/**
+ * Runs an activity body with its cancellation signal (failures as in asActivity). Once cancelled,
+ * the body gets CANCEL_GRACE_MS to stop; then the activity fails with the cancellation anyway, so
+ * a step that does not react never keeps its worker slot (issue #13).
+ */
+export async function runActivity<T>(fn: (scope: ActivityScope) => Promise<T>): Promise<T> {
+  const ctx = Context.current();
+  const signal = ctx.cancellationSignal;
+  let details: unknown = ctx.info.heartbeatDetails;
+  const scope: ActivityScope = {
+    signal,
+    progress: (d?: unknown) => {
+      if (d !== undefined) details = d;
+      ctx.heartbeat(details);
+      activityMonitor.progressed(ctx);
+    },
+    waiting: (work) => whileHeartbeating(() => ctx.heartbeat(details), work),
+  };
+  let graceTimer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const abandoned = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      graceTimer = setTimeout(() => {
+        log.warn(
+          `${ctx.info.activityType} (workflow ${ctx.info.workflowExecution?.workflowId}) did not stop within ` +
+            `${CANCEL_GRACE_MS} ms of its cancellation (${String(signal.reason?.message ?? signal.reason)}); ` +
+            'its worker slot is released and the remaining work abandoned',
+        );
+        reject(signal.reason);
+      }, CANCEL_GRACE_MS);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  abandoned.catch(() => undefined);
+  try {
+    return await Promise.race([fn(scope), abandoned]);
+  } catch (err) {
+    throw toFailure(err);
+  } finally {
+    clearTimeout(graceTimer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /** Heartbeats every `everyMs` while `work` runs (for steps without natural progress points). */

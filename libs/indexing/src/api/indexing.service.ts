@@ -73,6 +73,12 @@ function countsOf(c: Record<string, number>): RunCounts {
 
 /** How long starting the docset workflow may take before the request answers 503. */
 const START_DEADLINE_MS = 10_000;
+/**
+ * How long a new run waits for the previous workflow of the docset to close. The previous run
+ * records its outcome (so progress already says `isIndexing: false`) a moment before its workflow
+ * closes; a re-index sent at once (issue #13's recipe) would otherwise be refused with 409.
+ */
+const PREVIOUS_RUN_CLOSE_WAIT_MS = 15_000;
 
 function progressOf(c: StatusCounts, isIndexing: boolean): IndexingProgress {
   return {
@@ -430,10 +436,10 @@ export class IndexingService {
       childrenPerRun: this.cfg.indexingChildrenPerRun,
     };
     const what = kind === 'retry' ? `Retry document ${options.documentId}` : `Index ${sourceType} source`;
-    try {
+    const start = () =>
       // A deadline bounds the SDK's gRPC retries: with Temporal down the request answers 503 in
       // seconds instead of hanging (test/faults).
-      return await this.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      this.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
         this.temporal.workflow.start<typeof indexDocsetWorkflow>(INDEX_DOCSET_WORKFLOW, {
           taskQueue: this.cfg.temporalTaskQueue,
           workflowId: docsetWorkflowId(accountId, docSetName),
@@ -455,6 +461,16 @@ export class IndexingService {
           ].join('\n'),
         }),
       );
+    try {
+      try {
+        return await start();
+      } catch (err) {
+        // This run's row is the docset's only open one, so a workflow still running under the id is
+        // the previous run closing after it recorded its outcome: wait for it, then start.
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        if (!(await this.previousRunClosed(docsetWorkflowId(accountId, docSetName)))) throw err;
+        return await start();
+      }
     } catch (err) {
       const conflict = err instanceof WorkflowExecutionAlreadyStartedError;
       await this.store.finishRun(
@@ -473,6 +489,18 @@ export class IndexingService {
         'The indexing service is unavailable; try again later',
       );
     }
+  }
+
+  /** Waits (bounded) for the running workflow under `workflowId` to close; true once it has. */
+  private async previousRunClosed(workflowId: string): Promise<boolean> {
+    const handle = this.temporal.workflow.getHandle(workflowId);
+    return Promise.race([
+      handle.result().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((r) => setTimeout(() => r(false), PREVIOUS_RUN_CLOSE_WAIT_MS).unref()),
+    ]);
   }
 
   private async stopRuns(runs: RunRow[]): Promise<void> {

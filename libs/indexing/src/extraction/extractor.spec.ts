@@ -66,6 +66,31 @@ describe('DocumentExtractor', () => {
     ]);
   });
 
+  it('reads the RC4-encrypted NTSB reports (empty user password) of the similar corpus', async () => {
+    const dir = path.join(CORPUS, '..', 'similar');
+    const pages = await extractor.extract('pdf', fs.readFileSync(path.join(dir, '20071229X02007.pdf')));
+    expect(pages).toHaveLength(4);
+    expect(pages[1]).toContain('Pilot Information');
+  });
+
+  it('stops a parse when its signal aborts, releases the caller at once and keeps working', async () => {
+    const ac = new AbortController();
+    const big = fs.readFileSync(path.join(CORPUS, 'GS9_Color_Management.pdf'));
+    const running = extractor.extract('pdf', big, ac.signal);
+    const queuedAc = new AbortController();
+    const queued = extractor.extract('pdf', big, queuedAc.signal);
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    ac.abort(new Error('activity cancelled'));
+    queuedAc.abort(new Error('queued job cancelled'));
+    await expect(running).rejects.toThrow('activity cancelled');
+    await expect(queued).rejects.toThrow('queued job cancelled');
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(await extractor.extract('pdf', minimalPdf(['after the cancel']))).toEqual([
+      expect.stringContaining('after the cancel'),
+    ]);
+  });
+
   it('extracts DOCX text and rejects encrypted or broken DOCX', async () => {
     const [text] = await extractor.extract(
       'docx',

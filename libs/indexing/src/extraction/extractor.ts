@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import mammoth from 'mammoth';
+import { abortable } from '@docqa/common';
 import type { IndexableFileType } from '@docqa/sources';
 import { DocumentRejectedError } from './document-rejected.error';
 import { htmlToText } from './html-text';
@@ -17,8 +18,8 @@ const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 export class DocumentExtractor {
   constructor(private readonly pdf: PdfExtractor) {}
 
-  async extract(fileType: IndexableFileType | string, data: Buffer): Promise<string[]> {
-    const pages = await this.pages(fileType, data);
+  async extract(fileType: IndexableFileType | string, data: Buffer, signal?: AbortSignal): Promise<string[]> {
+    const pages = await this.pages(fileType, data, signal);
     if (!pages.some((p) => p.trim().length > 0)) {
       throw new DocumentRejectedError(
         'EMPTY',
@@ -30,14 +31,14 @@ export class DocumentExtractor {
     return pages;
   }
 
-  private async pages(fileType: string, data: Buffer): Promise<string[]> {
+  private async pages(fileType: string, data: Buffer, signal?: AbortSignal): Promise<string[]> {
     switch (fileType) {
       case 'pdf':
         if (!data.subarray(0, 1024).includes('%PDF-'))
           throw new DocumentRejectedError('CORRUPT', 'The file is not a PDF (no %PDF header)');
-        return this.pdf.extract(data);
+        return this.pdf.extract(data, signal);
       case 'docx':
-        return [await docxText(data)];
+        return [await abortable(docxText(data), signal)];
       case 'txt':
         return textPages(decodeText(data));
       case 'md':

@@ -68,11 +68,34 @@ export class PdfExtractor implements OnModuleDestroy {
     this.opts = { threads: 2, timeoutMs: 5 * 60_000, maxHeapMb: 1024, ...(opts ?? {}) };
   }
 
-  /** Text of every page, in physical order. Rejects with DocumentRejectedError for a bad PDF. */
-  extract(data: Buffer): Promise<string[]> {
+  /**
+   * Text of every page, in physical order. Rejects with DocumentRejectedError for a bad PDF. When
+   * `signal` aborts (a cancelled activity) a queued job is dropped and a running parse is stopped
+   * by terminating its thread (a new one replaces it), so the caller is released at once.
+   */
+  extract(data: Buffer, signal?: AbortSignal): Promise<string[]> {
     if (this.closed) return Promise.reject(new Error('PdfExtractor is closed'));
+    if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<string[]>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, data, resolve, reject });
+      const onAbort = () => {
+        const queued = this.queue.indexOf(job);
+        if (queued >= 0) {
+          this.queue.splice(queued, 1);
+          reject(signal?.reason);
+          return;
+        }
+        const slot = this.slots.find((s) => s.job === job);
+        if (slot) void this.retire(slot, signal?.reason);
+      };
+      const settle =
+        <T>(fn: (v: T) => void) =>
+        (v: T) => {
+          signal?.removeEventListener('abort', onAbort);
+          fn(v);
+        };
+      const job: Job = { id: this.nextId++, data, resolve: settle(resolve), reject: settle(reject) };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(job);
       this.pump();
     });
   }

@@ -89,7 +89,11 @@ export class DocsetPipeline {
   }
 
   /** Removes documents that left the source: their chunks first, then rows and pages. */
-  async removeGone(runId: string, onProgress: (removed: number) => void = () => undefined): Promise<number> {
+  async removeGone(
+    runId: string,
+    onProgress: (removed: number) => void = () => undefined,
+    signal?: AbortSignal,
+  ): Promise<number> {
     const run = await this.run(runId);
     if (run.options.kind !== 'sync') return 0;
     let removed = 0;
@@ -99,7 +103,10 @@ export class DocsetPipeline {
         ? await this.sync.goneByChanges(this.syncRun(run), REMOVAL_BATCH)
         : await this.store.goneDocuments(run, REMOVAL_BATCH);
       if (!batch.length) break;
-      for (const d of batch) await this.search.deleteByDocument(String(run.accountId), d.id);
+      for (const d of batch) {
+        await this.search.deleteByDocument(String(run.accountId), d.id, { signal });
+        onProgress(removed);
+      }
       await this.store.deleteDocuments(batch.map((d) => d.id));
       removed += batch.length;
       onProgress(removed);

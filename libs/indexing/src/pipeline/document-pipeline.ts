@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { APP_CONFIG, AppConfig, docqaMetrics } from '@docqa/common';
+import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
-import { chunkPages } from '../chunking/chunker';
+import { Chunk, chunkPages } from '../chunking/chunker';
 import { DocumentExtractor } from '../extraction/extractor';
-import { IndexingStore } from '../persistence/indexing.store';
+import { DocumentRow, IndexingStore } from '../persistence/indexing.store';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
 import { RunGoneError } from './pipeline-errors';
 import { RunCredentials } from './run-credentials';
@@ -31,6 +31,22 @@ export interface IndexChunksOptions {
   /** Called after each write with the index of the next chunk. */
   onProgress?: (nextChunk: number) => void;
   signal?: AbortSignal;
+}
+
+/** The index records of a document's chunks (one place, shared by indexing and re-embedding). */
+export function chunkRecords(doc: DocumentRow, chunks: Chunk[], vectors: number[][]): ChunkRecord[] {
+  return chunks.map((c, i) => ({
+    accountId: String(doc.accountId),
+    docSetName: doc.docSetName,
+    documentId: doc.id,
+    fileName: doc.fileName,
+    pageNumber: String(c.pageNumber),
+    sourceType: doc.sourceType,
+    sourceId: doc.sourceId,
+    chunkIndex: c.chunkIndex,
+    text: c.text,
+    embedding: vectors[i],
+  }));
 }
 
 /**
@@ -60,12 +76,17 @@ export class DocumentPipeline {
     const run = await this.store.getRun(runId);
     if (!run) throw new RunGoneError('The run of this document no longer exists');
     const { connector, credentials } = this.credentials.resolve(run);
-    const { data } = await connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes);
-    signal?.throwIfAborted();
+    // The connectors bound a download by their own time limits; a cancelled step stops waiting now.
+    const { data } = await abortable(
+      connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes),
+      signal,
+    );
     const contentHash = createHash('sha256').update(data).digest('hex');
     if (
       !run.options.forceReindex &&
       doc.contentHash === contentHash &&
+      // chunks of another embedder are not in this index version: embed again
+      doc.embeddingSpace === embeddingSpaceKey(this.embedder) &&
       doc.indexedAt !== null &&
       doc.chunkCount !== null &&
       doc.pageCount !== null &&
@@ -73,7 +94,7 @@ export class DocumentPipeline {
     ) {
       return { gone: false, pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount };
     }
-    const pages = await this.extractor.extract(doc.fileType, data);
+    const pages = await this.extractor.extract(doc.fileType, data, signal);
     signal?.throwIfAborted();
     const summary = this.summarizer.summarize(pages, run.summaryModel ?? LOCAL_SUMMARY_MODEL);
     await this.store.savePages(documentId, pages, { contentHash, summary, sizeBytes: data.length });
@@ -99,34 +120,24 @@ export class DocumentPipeline {
     let next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
     // chunk_count is set before the first write and cleared when chunks are deleted, so null means
     // the index holds nothing of this document and the (costly) delete can be skipped.
-    if (next === 0 && doc.chunkCount !== null) await this.search.deleteByDocument(accountId, documentId);
+    const signal = o.signal;
+    if (next === 0 && doc.chunkCount !== null)
+      await this.search.deleteByDocument(accountId, documentId, { signal });
     if (doc.chunkCount !== chunks.length) await this.store.setChunkCount(documentId, chunks.length);
     while (next < chunks.length) {
       o.signal?.throwIfAborted();
       const batch = chunks.slice(next, next + UPSERT_BATCH);
       const vectors: number[][] = [];
       for (let i = 0; i < batch.length; i += EMBED_BATCH) {
-        vectors.push(
-          ...(await this.embedder.embedDocuments(batch.slice(i, i + EMBED_BATCH).map((c) => c.text))),
-        );
-        o.signal?.throwIfAborted();
+        const texts = batch.slice(i, i + EMBED_BATCH).map((c) => c.text);
+        // abortable: an embedder that ignores the signal still cannot keep a cancelled step waiting
+        vectors.push(...(await abortable(this.embedder.embedDocuments(texts, { signal }), signal)));
+        o.onProgress?.(next);
       }
-      const records: ChunkRecord[] = batch.map((c, i) => ({
-        accountId,
-        docSetName: doc.docSetName,
-        documentId,
-        fileName: doc.fileName,
-        pageNumber: String(c.pageNumber),
-        sourceType: doc.sourceType,
-        sourceId: doc.sourceId,
-        chunkIndex: c.chunkIndex,
-        text: c.text,
-        embedding: vectors[i],
-      }));
-      await this.search.upsert(records);
+      await this.search.upsert(chunkRecords(doc, batch, vectors), { signal });
       next += batch.length;
       if (!(await this.store.isIndexing(documentId, runId))) {
-        await this.search.deleteByDocument(accountId, documentId);
+        await this.search.deleteByDocument(accountId, documentId, { signal });
         await this.store.clearChunkCount(documentId);
         return null;
       }
@@ -136,7 +147,7 @@ export class DocumentPipeline {
   }
 
   async complete(documentId: string, runId: string, chunkCount: number): Promise<void> {
-    if (await this.store.completeDocument(documentId, runId, chunkCount))
+    if (await this.store.completeDocument(documentId, runId, chunkCount, embeddingSpaceKey(this.embedder)))
       docqaMetrics.documentsIndexed.inc({ status: 'COMPLETE' });
   }
 
@@ -146,10 +157,11 @@ export class DocumentPipeline {
     runId: string,
     status: 'ERROR' | 'CANCELLED',
     reason: string | null,
+    signal?: AbortSignal,
   ): Promise<void> {
     const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status === 'COMPLETE') return;
-    await this.search.deleteByDocument(String(doc.accountId), documentId);
+    await this.search.deleteByDocument(String(doc.accountId), documentId, { signal });
     if (await this.store.failDocument(documentId, runId, status, reason ? reason.slice(0, 1000) : null))
       docqaMetrics.documentsIndexed.inc({ status });
   }

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { CohereClientV2 } from 'cohere-ai';
 import { DomainError, ErrorCode } from '@docqa/common';
 import { withCohereRetry } from '../cohere/cohere-retry';
-import type { Embedder } from './embedder.port';
+import type { Embedder, EmbedOptions } from './embedder.port';
 
 /** Cohere's limit of texts per embed call. */
 export const COHERE_EMBED_BATCH = 96;
@@ -52,22 +52,26 @@ export class CohereEmbedder implements Embedder {
     });
   }
 
-  async embedDocuments(texts: string[]): Promise<number[][]> {
+  async embedDocuments(texts: string[], o: EmbedOptions = {}): Promise<number[][]> {
     const out: number[][] = [];
     for (let i = 0; i < texts.length; i += COHERE_EMBED_BATCH) {
-      out.push(...(await this.embedBatch(texts.slice(i, i + COHERE_EMBED_BATCH), 'search_document')));
+      o.signal?.throwIfAborted();
+      out.push(
+        ...(await this.embedBatch(texts.slice(i, i + COHERE_EMBED_BATCH), 'search_document', o.signal)),
+      );
     }
     return out;
   }
 
-  async embedQuery(text: string): Promise<number[]> {
-    const [v] = await this.embedBatch([text], 'search_query');
+  async embedQuery(text: string, o: EmbedOptions = {}): Promise<number[]> {
+    const [v] = await this.embedBatch([text], 'search_query', o.signal);
     return v;
   }
 
   private async embedBatch(
     texts: string[],
     inputType: 'search_document' | 'search_query',
+    signal?: AbortSignal,
   ): Promise<number[][]> {
     if (texts.length === 0) return [];
     return withCohereRetry(
@@ -76,7 +80,7 @@ export class CohereEmbedder implements Embedder {
       async () => {
         const r = await this.client.embed(
           { model: this.o.model, texts, inputType, embeddingTypes: ['float'], truncate: 'END' },
-          { maxRetries: 0, timeoutInSeconds: this.o.timeoutSeconds ?? 60 },
+          { maxRetries: 0, timeoutInSeconds: this.o.timeoutSeconds ?? 60, abortSignal: signal },
         );
         const vectors = r.embeddings.float;
         if (
@@ -91,7 +95,7 @@ export class CohereEmbedder implements Embedder {
         }
         return vectors;
       },
-      { maxAttempts: this.o.maxAttempts, backoffMs: this.o.backoffMs },
+      { maxAttempts: this.o.maxAttempts, backoffMs: this.o.backoffMs, signal },
     );
   }
 }

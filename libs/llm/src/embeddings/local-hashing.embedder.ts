@@ -1,4 +1,4 @@
-import type { Embedder } from './embedder.port';
+import type { Embedder, EmbedOptions } from './embedder.port';
 
 /** Words that carry little meaning in English; they get a tenth of a word's weight. */
 const STOP_WORDS = new Set(
@@ -67,6 +67,8 @@ export function lightStem(w: string): string {
 export interface LocalHashingEmbedderOptions {
   /** Vector length; default 768. */
   dimensions?: number;
+  /** Why this embedder stands in for the semantic model (see Embedder.warning). */
+  warning?: string;
 }
 
 /**
@@ -79,8 +81,10 @@ export class LocalHashingEmbedder implements Embedder {
   readonly dimensions: number;
   readonly modelName: string;
   readonly recommendedVectorWeight = 0.3;
+  readonly warning?: string;
 
   constructor(o: LocalHashingEmbedderOptions = {}) {
+    this.warning = o.warning;
     this.dimensions = o.dimensions ?? 768;
     if (!Number.isInteger(this.dimensions) || this.dimensions < 16 || this.dimensions > 4096) {
       throw new RangeError('dimensions must be an integer 16-4096');
@@ -88,11 +92,13 @@ export class LocalHashingEmbedder implements Embedder {
     this.modelName = 'docqa-local-hash-v1';
   }
 
-  async embedDocuments(texts: string[]): Promise<number[][]> {
+  async embedDocuments(texts: string[], o: EmbedOptions = {}): Promise<number[][]> {
+    o.signal?.throwIfAborted();
     return texts.map((t) => this.embed(t));
   }
 
-  async embedQuery(text: string): Promise<number[]> {
+  async embedQuery(text: string, o: EmbedOptions = {}): Promise<number[]> {
+    o.signal?.throwIfAborted();
     return this.embed(text);
   }
 

@@ -4,7 +4,6 @@ import type { ChatTurn } from '@docqa/llm';
 export const ASK_LIMITS = {
   questionMaxChars: 4000,
   docSetNamesMax: 20,
-  docSetNameMaxChars: 200,
   pastMessagesMax: 50,
   messageMaxChars: 20000,
   promptContextMaxChars: 4000,

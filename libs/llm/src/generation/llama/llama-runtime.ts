@@ -20,6 +20,14 @@ type NodeLlamaCpp = typeof import('node-llama-cpp');
  */
 const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<unknown>;
 
+/** The model `npm run models:install -- llm` installs, and where (scripts/models/llm.js). */
+export const DEFAULT_LLM_FILE = 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf';
+
+/** LLM_MODEL_PATH unset: DOCQA_CACHE_DIR/models/<DEFAULT_LLM_FILE>. */
+export function defaultLlmModelPath(cacheDir: string): string {
+  return path.join(cacheDir, 'models', DEFAULT_LLM_FILE);
+}
+
 export interface LlamaRuntimeOptions {
   /** LLM_MODEL_PATH: the GGUF file. */
   modelPath: string;

@@ -1,0 +1,29 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppConfig, ConfigModule } from '@docqa/common';
+import { DbModule } from '@docqa/db';
+import { IndexingStore, ReembedOptions, ReembedReport, ReembedService } from '@docqa/indexing';
+import { LlmModule } from '@docqa/llm';
+import { SearchModule } from '@docqa/search';
+
+/**
+ * `npm run cli -- reembed`: re-embeds COMPLETE documents into the current index version with the
+ * configured embedder (the same configuration as the worker's). Only the database, the search
+ * engine and the embedder are opened; Temporal is not needed.
+ */
+export async function runReembed(cfg: AppConfig, o: ReembedOptions): Promise<ReembedReport> {
+  @Module({
+    imports: [ConfigModule.forRoot(cfg), DbModule, LlmModule, SearchModule],
+    providers: [IndexingStore, ReembedService],
+  })
+  class ReembedCommandModule {}
+  const app = await NestFactory.createApplicationContext(ReembedCommandModule, {
+    logger: ['error', 'warn'],
+  });
+  try {
+    return await app.get(ReembedService).reembed(o);
+  } finally {
+    await app.close();
+  }
+}

@@ -1,0 +1,135 @@
+"""Builds an ONNX graph of a BERT-family sentence embedder straight from model.safetensors + config.json.
+
+Needs numpy, onnx and safetensors only (no torch: its CPU+CUDA wheel set is ~2.8 GB). The graph takes
+input_ids, attention_mask and token_type_ids (int64 [batch, seq]) and returns
+  last_hidden_state   float32 [batch, seq, hidden]
+  sentence_embedding  float32 [batch, hidden]: masked mean pooling + L2 normalisation, the
+                      sentence-transformers recipe of all-MiniLM-L6-v2 (modules.json: Transformer,
+                      Pooling(mean), Normalize).
+The math is exact BERT: post-LayerNorm encoder layers, exact (erf) GELU, additive attention mask.
+Output is deterministic: the same inputs and tool versions give the same bytes (the installer pins
+its sha256).
+
+usage: python bert2onnx.py MODEL_DIR OUT.onnx
+"""
+import json
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto as TP
+from onnx import helper, numpy_helper
+from safetensors.numpy import load_file
+
+
+class GraphBuilder:
+    def __init__(self):
+        self.nodes, self.initializers, self.consts = [], [], {}
+
+    def init(self, name, array):
+        self.initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
+        return name
+
+    def const(self, name, value, dtype=np.int64):
+        # one initializer per constant: ONNX requires unique initializer names
+        if name not in self.consts:
+            self.consts[name] = self.init(name, np.array(value, dtype=dtype))
+        return self.consts[name]
+
+    def node(self, op, inputs, output=None, **attrs):
+        out = output or f"{op.lower()}_{len(self.nodes)}"
+        self.nodes.append(helper.make_node(op, inputs, [out], **attrs))
+        return out
+
+
+def build(model_dir):
+    cfg = json.load(open(f"{model_dir}/config.json"))
+    if cfg.get("hidden_act", "gelu") != "gelu":
+        raise SystemExit(f"unsupported hidden_act {cfg.get('hidden_act')!r} (only exact gelu)")
+    if cfg.get("position_embedding_type", "absolute") != "absolute":
+        raise SystemExit("only absolute position embeddings are supported")
+    weights = {k.removeprefix("bert."): v for k, v in load_file(f"{model_dir}/model.safetensors").items()}
+    hidden, heads, layers = cfg["hidden_size"], cfg["num_attention_heads"], cfg["num_hidden_layers"]
+    head_dim, eps = hidden // heads, float(cfg.get("layer_norm_eps", 1e-12))
+    g = GraphBuilder()
+    w = lambda name: g.init(name, weights[name])
+
+    def linear(x, prefix):
+        # torch Linear stores [out, in]; MatMul wants [in, out]
+        wt = g.init(f"{prefix}.weight_t", weights[f"{prefix}.weight"].T)
+        return g.node("Add", [g.node("MatMul", [x, wt]), w(f"{prefix}.bias")])
+
+    def layer_norm(x, prefix):
+        return g.node("LayerNormalization", [x, w(f"{prefix}.weight"), w(f"{prefix}.bias")], axis=-1, epsilon=eps)
+
+    ids, mask, types = "input_ids", "attention_mask", "token_type_ids"
+    seq_len = g.node("Gather", [g.node("Shape", [ids]), g.const("c_one", 1)])
+    positions = g.node("Unsqueeze", [g.node("Range", [g.const("c_zero", 0), seq_len, g.const("c_one", 1)]), g.const("c_axes0", [0])])
+    x = g.node("Add", [
+        g.node("Add", [
+            g.node("Gather", [w("embeddings.word_embeddings.weight"), ids]),
+            g.node("Gather", [w("embeddings.position_embeddings.weight"), positions]),
+        ]),
+        g.node("Gather", [w("embeddings.token_type_embeddings.weight"), types]),
+    ])
+    x = layer_norm(x, "embeddings.LayerNorm")
+
+    mask_f = g.node("Cast", [mask], to=TP.FLOAT)
+    # [B, 1, 1, S]: 0 where attended, -10000 where padded (the original BERT value)
+    attn_bias = g.node("Mul", [
+        g.node("Sub", [g.const("c_onef", 1.0, np.float32), g.node("Unsqueeze", [mask_f, g.const("c_axes12", [1, 2])])]),
+        g.const("c_neg", -10000.0, np.float32),
+    ])
+    scale = g.const("c_scale", 1.0 / np.sqrt(head_dim), np.float32)
+    split_heads = g.const("c_split_heads", [0, 0, heads, head_dim])
+    merge_heads = g.const("c_merge_heads", [0, 0, hidden])
+
+    for i in range(layers):
+        p = f"encoder.layer.{i}"
+        q = g.node("Transpose", [g.node("Reshape", [linear(x, f"{p}.attention.self.query"), split_heads])], perm=[0, 2, 1, 3])
+        k = g.node("Transpose", [g.node("Reshape", [linear(x, f"{p}.attention.self.key"), split_heads])], perm=[0, 2, 3, 1])
+        v = g.node("Transpose", [g.node("Reshape", [linear(x, f"{p}.attention.self.value"), split_heads])], perm=[0, 2, 1, 3])
+        scores = g.node("Add", [g.node("Mul", [g.node("MatMul", [q, k]), scale]), attn_bias])
+        context = g.node("MatMul", [g.node("Softmax", [scores], axis=-1), v])
+        context = g.node("Reshape", [g.node("Transpose", [context], perm=[0, 2, 1, 3]), merge_heads])
+        x = layer_norm(g.node("Add", [linear(context, f"{p}.attention.output.dense"), x]), f"{p}.attention.output.LayerNorm")
+        inner = linear(x, f"{p}.intermediate.dense")
+        # exact GELU: 0.5 * t * (1 + erf(t / sqrt(2)))
+        gelu = g.node("Mul", [
+            g.node("Mul", [inner, g.const("c_half", 0.5, np.float32)]),
+            g.node("Add", [
+                g.node("Erf", [g.node("Div", [inner, g.const("c_sqrt2", np.sqrt(2.0), np.float32)])]),
+                g.const("c_onef", 1.0, np.float32),
+            ]),
+        ])
+        x = layer_norm(g.node("Add", [linear(gelu, f"{p}.output.dense"), x]), f"{p}.output.LayerNorm")
+
+    hidden_state = g.node("Identity", [x], "last_hidden_state")
+    mask3 = g.node("Unsqueeze", [mask_f, g.const("c_axes2", [2])])
+    summed = g.node("ReduceSum", [g.node("Mul", [hidden_state, mask3]), g.const("c_axes1", [1])], keepdims=0)
+    counts = g.node("Max", [g.node("ReduceSum", [mask3, g.const("c_axes1", [1])], keepdims=0), g.const("c_tiny", 1e-9, np.float32)])
+    pooled = g.node("Div", [summed, counts])
+    norm = g.node("Max", [g.node("ReduceL2", [pooled], axes=[1], keepdims=1), g.const("c_tiny_norm", 1e-12, np.float32)])
+    g.node("Div", [pooled, norm], "sentence_embedding")
+
+    io = lambda name, t, dims: helper.make_tensor_value_info(name, t, dims)
+    graph = helper.make_graph(
+        g.nodes,
+        "sentence_embedder",
+        [io(ids, TP.INT64, ["batch", "seq"]), io(mask, TP.INT64, ["batch", "seq"]), io(types, TP.INT64, ["batch", "seq"])],
+        [io("last_hidden_state", TP.FLOAT, ["batch", "seq", hidden]), io("sentence_embedding", TP.FLOAT, ["batch", hidden])],
+        g.initializers,
+    )
+    # opset 17 has LayerNormalization; IR 8 is read by every onnxruntime since 1.11
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="docqa-bert2onnx")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    model = build(sys.argv[1])
+    onnx.save(model, sys.argv[2])
+    print(f"wrote {sys.argv[2]}: {len(model.graph.node)} nodes, {len(model.graph.initializer)} initializers")

@@ -1,0 +1,173 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { loadConfig } from '@docqa/common';
+import { createEmbedder, LocalHashingEmbedder, LocalModelMissingError, OnnxEmbedder } from '@docqa/llm';
+
+// The installer module (plain CommonJS): model dir, pinned hashes, and the numpy reference.
+const embedderKind = require('../../scripts/models/embedder') as {
+  MODEL_DIR: string;
+  NAME: string;
+  DIMENSIONS: number;
+  referenceVectors(sentences: string[]): { vectors: number[][]; tokens: number[] };
+};
+
+const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
+
+/**
+ * Fixed sentences of the converter check: short and long, punctuation, digits, accents, a
+ * non-Latin script, an empty string, and one far over the model's 256-token window (truncation).
+ */
+const SENTENCES = [
+  'A cat is sleeping on the sofa.',
+  'A kitten naps on the couch.',
+  'How do I reset my password?',
+  'The quarterly revenue of Apple grew by 8% to $94.9 billion in Q3 2024.',
+  'The aircraft, registration N4521G, departed Gillespie Field at 14:05 PDT.',
+  'Café crème, naïve façade, Größe: accents and ligatures ﬁle.',
+  '東京は日本の首都です。',
+  '',
+  'geometry margins',
+  'Set all page margins with the geometry package: \\usepackage[margin=1in]{geometry}.',
+  Array.from({ length: 120 }, (_, i) => `clause ${i} of the agreement binds both parties`).join('; '),
+  'Mnesia transactions replicate tables across Erlang nodes.',
+];
+
+describe('local embedder: all-MiniLM-L6-v2 converted by scripts/models/embedder/bert2onnx.py', () => {
+  let embedder: OnnxEmbedder;
+
+  beforeAll(async () => {
+    embedder = await OnnxEmbedder.load({ dir: embedderKind.MODEL_DIR, threads: 2, batchSize: 8 });
+  });
+  afterAll(() => embedder?.close());
+
+  it('matches the independent numpy reference (cosine >= 0.9999 on every fixed sentence)', async () => {
+    // Batched (8 + 4, padded to the longest text of each batch) through the JS tokenizer and
+    // onnxruntime, against one-sentence-at-a-time float64 numpy math with the Rust tokenizer.
+    const ref = embedderKind.referenceVectors(SENTENCES);
+    const got = await embedder.embedDocuments(SENTENCES);
+    expect(got).toHaveLength(SENTENCES.length);
+    const cosines = got.map((v, i) => dot(v, ref.vectors[i]));
+    for (const c of cosines) expect(c).toBeGreaterThanOrEqual(0.9999);
+    expect(Math.max(...ref.tokens)).toBe(256); // the long sentence was truncated by both paths
+    // printed for the report
+    console.log(
+      `converter check: min cosine ${Math.min(...cosines).toFixed(8)} over ${SENTENCES.length} sentences`,
+    );
+  });
+
+  it('reports its space: 384 dimensions, unit vectors, vector weight 1', async () => {
+    expect(embedder.modelName).toBe(embedderKind.NAME);
+    expect(embedder.dimensions).toBe(384);
+    expect(embedder.recommendedVectorWeight).toBe(1);
+    const v = await embedder.embedQuery('what is geometry');
+    expect(v).toHaveLength(384);
+    expect(Math.sqrt(dot(v, v))).toBeCloseTo(1, 5);
+  });
+
+  it('places paraphrases close and unrelated text far', async () => {
+    const [cat, kitten, erlang] = await embedder.embedDocuments([SENTENCES[0], SENTENCES[1], SENTENCES[11]]);
+    expect(dot(cat, kitten)).toBeGreaterThan(0.6);
+    expect(dot(cat, erlang)).toBeLessThan(0.2);
+    const q = await embedder.embedQuery('forgot my login credentials');
+    const [reset, revenue] = await embedder.embedDocuments([SENTENCES[2], SENTENCES[3]]);
+    expect(dot(q, reset)).toBeGreaterThan(dot(q, revenue) + 0.3);
+  });
+
+  it('gives the same vector for a text alone and inside a padded batch', async () => {
+    const batch = await embedder.embedDocuments(SENTENCES.slice(0, 8));
+    for (const i of [0, 5, 7]) {
+      const alone = await embedder.embedQuery(SENTENCES[i]);
+      expect(dot(alone, batch[i])).toBeGreaterThan(0.99999);
+    }
+  });
+
+  it('stops at an aborted signal: queued batches are dropped and the call rejects at once', async () => {
+    const texts = Array.from({ length: 64 }, (_, i) => `${SENTENCES[10]} (${i})`);
+    const ac = new AbortController();
+    const t0 = Date.now();
+    const pending = embedder.embedDocuments(texts, { signal: ac.signal });
+    setTimeout(() => ac.abort(new Error('run cancelled')), 50);
+    await expect(pending).rejects.toThrow('run cancelled');
+    // 8 batches of 256-token texts take seconds; the rejection came after at most the running one
+    expect(Date.now() - t0).toBeLessThan(8 * 1000);
+    await expect(embedder.embedDocuments(['x'], { signal: ac.signal })).rejects.toThrow('run cancelled');
+    // the embedder keeps working for other callers
+    expect(await embedder.embedQuery('still here')).toHaveLength(384);
+  });
+
+  it('closes while a batch runs without taking the process down, and rejects what was pending', async () => {
+    // terminating a thread inside an onnxruntime run aborts the whole process (std::terminate)
+    const other = await OnnxEmbedder.load({ dir: embedderKind.MODEL_DIR, threads: 1, batchSize: 8 });
+    const pending = other.embedDocuments(Array.from({ length: 24 }, (_, i) => `${SENTENCES[10]} <${i}>`));
+    await new Promise((r) => setTimeout(r, 100));
+    await other.close();
+    await expect(pending).rejects.toThrow('The embedder is closed');
+    await expect(other.embedQuery('after close')).rejects.toThrow('The embedder is closed');
+    expect(await embedder.embedQuery('the process is still alive')).toHaveLength(384);
+  });
+
+  it('answers a query before document batches queued ahead of it', async () => {
+    // four documents being indexed at once (INDEXING_CONCURRENCY), one batch each, then a question
+    const order: string[] = [];
+    const docs = [1, 2, 3, 4].map((d) =>
+      embedder
+        .embedDocuments(Array.from({ length: 8 }, (_, i) => `${SENTENCES[10]} [${d}.${i}]`))
+        .then(() => order.push(`document ${d}`)),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    const query = embedder.embedQuery('a question while indexing').then(() => order.push('query'));
+    await Promise.all([...docs, query]);
+    // it waits for the batch already running, not for the three queued before it
+    expect(order).toEqual(['document 1', 'query', 'document 2', 'document 3', 'document 4']);
+  });
+});
+
+describe('local embedder selection (LOCAL_EMBEDDER)', () => {
+  const base = { NODE_ENV: 'test', DATA_DIR: os.tmpdir() };
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-no-model-'));
+  afterAll(() => fs.rmSync(empty, { recursive: true, force: true }));
+
+  it('auto: uses the installed model', async () => {
+    const e = await createEmbedder(loadConfig({ ...base, LOCAL_EMBEDDER_MODEL_DIR: embedderKind.MODEL_DIR }));
+    try {
+      expect(e).toBeInstanceOf(OnnxEmbedder);
+      expect(e.modelName).toBe('all-MiniLM-L6-v2');
+      expect(e.warning).toBeUndefined();
+    } finally {
+      await e.close?.();
+    }
+  });
+
+  it('auto without the model: the hashing embedder, with a warning that says how to install it', async () => {
+    const e = await createEmbedder(loadConfig({ ...base, LOCAL_EMBEDDER_MODEL_DIR: empty }));
+    expect(e).toBeInstanceOf(LocalHashingEmbedder);
+    expect(e.warning).toMatch(/^Semantic search is off: the local embedding model is not installed; /);
+    expect(e.warning).toMatch(/npm run models:install/);
+    expect(e.warning).not.toContain(empty); // shown by the public /version: no server path
+  });
+
+  it('minilm without the model refuses to start; hashing never loads a model', async () => {
+    await expect(
+      createEmbedder(loadConfig({ ...base, LOCAL_EMBEDDER: 'minilm', LOCAL_EMBEDDER_MODEL_DIR: empty })),
+    ).rejects.toThrow(/LOCAL_EMBEDDER=minilm: .*not installed.*npm run models:install/);
+    const h = await createEmbedder(
+      loadConfig({ ...base, LOCAL_EMBEDDER: 'hashing', LOCAL_EMBEDDER_MODEL_DIR: embedderKind.MODEL_DIR }),
+    );
+    expect(h).toBeInstanceOf(LocalHashingEmbedder);
+    expect(h.warning).toBeUndefined();
+  });
+
+  it('refuses a truncated model file with a clear reason', async () => {
+    const broken = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-broken-model-'));
+    try {
+      for (const f of ['manifest.json', 'tokenizer.json', 'tokenizer_config.json'])
+        fs.copyFileSync(path.join(embedderKind.MODEL_DIR, f), path.join(broken, f));
+      fs.writeFileSync(path.join(broken, 'model.onnx'), 'not a model');
+      await expect(OnnxEmbedder.load({ dir: broken })).rejects.toThrow(LocalModelMissingError);
+      await expect(OnnxEmbedder.load({ dir: broken })).rejects.toThrow(/model.onnx is missing or incomplete/);
+    } finally {
+      fs.rmSync(broken, { recursive: true, force: true });
+    }
+  });
+});
