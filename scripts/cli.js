@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Operator commands over the database (DATABASE_URL; unset: the embedded PGlite database in
-// DATA_DIR, which needs the API stopped and `npm run build` done). Plans are set here, never by
-// an account itself.
+// DATA_DIR: through the running `npm start` when there is one, which publishes its loopback port in
+// DATA_DIR/pglite.lock, else opened directly; needs `npm run build` done). Plans are set here,
+// never by an account itself.
 //
 //   npm run cli -- plan set --account <id> --plan free|pro|business
 //   npm run cli -- plan get --account <id>
@@ -18,7 +19,7 @@ const USAGE = [
   '      Writes COMPLETE documents embedded by another model into the current search index',
   '      version with the configured embedder, from their stored pages (--all: every document).',
   '',
-  'Uses DATABASE_URL (unset: the embedded database in DATA_DIR, with the API stopped).',
+  'Uses DATABASE_URL (unset: the embedded database in DATA_DIR, through the running npm start if any).',
 ].join('\n');
 
 class UsageError extends Error {}
@@ -52,14 +53,33 @@ function accountIdOf(flags) {
   return Number(v);
 }
 
+/**
+ * The embedded database's URL: the running service's published loopback port when one holds the
+ * lock (its changes are then seen at once), else the directory opened here under the same lock.
+ * Never a second open of a directory another process has open.
+ */
+async function embeddedDatabase() {
+  const root = path.resolve(__dirname, '..');
+  const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
+  const { readEmbeddedPostgresLock, startEmbeddedPostgres } = require(path.join(root, 'dist/libs/db/src'));
+  const dir = path.join(loadConfig().dataDir, 'pglite');
+  const running = readEmbeddedPostgresLock(dir);
+  if (running) {
+    if (!running.url)
+      throw new Error(
+        `the embedded database ${dir} is being opened by process ${running.pid}; try again in a moment`,
+      );
+    console.error(`Using the embedded database of the running DocQA (process ${running.pid}).`);
+    return { url: running.url };
+  }
+  return startEmbeddedPostgres(dir);
+}
+
 async function withDatabase(fn) {
   let url = process.env.DATABASE_URL;
   let embedded;
   if (!url) {
-    const root = path.resolve(__dirname, '..');
-    const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
-    const { startEmbeddedPostgres } = require(path.join(root, 'dist/libs/db/src'));
-    embedded = await startEmbeddedPostgres(path.join(loadConfig().dataDir, 'pglite'));
+    embedded = await embeddedDatabase();
     url = embedded.url;
   }
   const client = new Client({ connectionString: url });
@@ -68,7 +88,7 @@ async function withDatabase(fn) {
     return await fn(client);
   } finally {
     await client.end();
-    await embedded?.stop();
+    await embedded?.stop?.();
   }
 }
 

@@ -4,15 +4,22 @@
 const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
-const { runMigrations, startEmbeddedPostgres } = require(path.join(root, 'dist/libs/db/src'));
+const { readEmbeddedPostgresLock, runMigrations, startEmbeddedPostgres } = require(
+  path.join(root, 'dist/libs/db/src'),
+);
 
 (async () => {
   const cfg = loadConfig();
   let embedded;
   let url = cfg.databaseUrl;
   if (!url) {
-    embedded = await startEmbeddedPostgres(path.join(cfg.dataDir, 'pglite'));
-    url = embedded.url;
+    // Through the running `npm start` when there is one (it published its port), never a second open.
+    const dir = path.join(cfg.dataDir, 'pglite');
+    url = readEmbeddedPostgresLock(dir)?.url;
+    if (!url) {
+      embedded = await startEmbeddedPostgres(dir);
+      url = embedded.url;
+    }
   }
   try {
     const applied = await runMigrations({ url, poolSize: 1 });

@@ -24,8 +24,9 @@ class RecordingHookModule {}
 async function seedAccountData(db: Client, accountId: number, docset: string): Promise<void> {
   const docId = randomUUID();
   await db.query(
-    `INSERT INTO documents (id, account_id, docset_name, file_name, source_type, source_id, status)
-     VALUES ($1, $2, $3, 'a.pdf', 'S3', $4, 'COMPLETE')`,
+    `INSERT INTO documents (id, account_id, docset_name, file_name, source_type, source_id, status,
+       served_generation, served_chunk_count)
+     VALUES ($1, $2, $3, 'a.pdf', 'S3', $4, 'COMPLETE', 0, 0)`,
     [docId, accountId, docset, `key-${docId}`],
   );
   await db.query(`INSERT INTO document_pages (document_id, page_number, text) VALUES ($1, 1, 'page text')`, [

@@ -46,14 +46,15 @@ describe('ask over documents indexed by the real pipeline', () => {
       { token: caller.token },
     );
     if (started.status !== 202) throw new Error(`POST /index: ${started.status} ${started.text}`);
-    const deadline = Date.now() + 240_000;
+    // 2 PDFs, ~160 chunks through the real MiniLM embedder: bounded by CPU load
+    const deadline = Date.now() + 600_000;
     for (;;) {
       const p = await app.client.get('/api/v1/document_proxy/index/progress/latex', { token: caller.token });
       if (p.status === 200 && !p.body.isIndexing && p.body.completedCount === 2) break;
       if (Date.now() > deadline) throw new Error(`indexing did not finish: ${p.text}`);
       await new Promise((r) => setTimeout(r, 500));
     }
-  }, 300_000);
+  }, 700_000);
 
   afterAll(() => closeAskApp(app));
 

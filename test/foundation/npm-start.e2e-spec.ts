@@ -9,6 +9,26 @@ const { freePort } = require('../infra/util');
 
 const ROOT = path.resolve(__dirname, '../..');
 
+/** Runs a node script to its end; output and exit code. */
+function runNode(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 180_000,
+): Promise<{ code: number | null; out: string; ms: number }> {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const p = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    p.stdout!.on('data', (d) => (out += d));
+    p.stderr!.on('data', (d) => (out += d));
+    const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
+    p.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, ms: Date.now() - t0 });
+    });
+  });
+}
+
 function plainGet(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     http
@@ -29,6 +49,7 @@ describe('npm start (embedded defaults)', () => {
   let child: ChildProcess;
   let output = '';
   let dataDir: string;
+  let env: Record<string, string>;
   const ports: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -36,7 +57,7 @@ describe('npm start (embedded defaults)', () => {
     for (const k of ['HTTPS_PORT', 'HTTP_PORT', 'TEMPORAL_DEV_PORT', 'TEMPORAL_UI_PORT', 'METRICS_PORT']) {
       ports[k] = await freePort();
     }
-    const env: Record<string, string> = {
+    env = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
       DATA_DIR: dataDir,
@@ -85,6 +106,63 @@ describe('npm start (embedded defaults)', () => {
     expect(await plainGet(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`)).toBe(200);
   });
 
+  it("the operator CLI works on the running service's database, and the service sees the change at once", async () => {
+    const client = new TestClient(
+      `https://localhost:${ports.HTTPS_PORT}`,
+      path.join(dataDir, 'tls', 'cert.pem'),
+    );
+    try {
+      const password = 'cli-plan-passphrase-7';
+      const reg = await client.post('/api/v1/users', {
+        user: { email: 'operator-cli@example.com', password, password_confirmation: password },
+      });
+      expect(reg.status).toBe(200);
+      const token = reg.body.user.api_tokens[0].token as string;
+      const accountId = (await client.get('/api/v1/accounts', { token })).body[0].id as number;
+      expect((await client.get('/api/v1/chatbot/settings', { token })).body.plan).toBe('free');
+
+      const cli = (...args: string[]) => runNode([path.join(ROOT, 'scripts/cli.js'), ...args], env);
+      const set = await cli('plan', 'set', '--account', String(accountId), '--plan', 'pro');
+      expect({ code: set.code, out: set.out }).toEqual({
+        code: 0,
+        out: expect.stringContaining(`plan free -> pro`),
+      });
+      expect(set.out).toMatch(/Using the embedded database of the running DocQA \(process \d+\)/);
+      expect((await client.get('/api/v1/chatbot/settings', { token })).body.plan).toBe('pro');
+      // Again and again: nothing was opened twice, nothing breaks.
+      for (let i = 0; i < 2; i++) {
+        const get = await cli('plan', 'get', '--account', String(accountId));
+        expect({ code: get.code, out: get.out }).toEqual({
+          code: 0,
+          out: expect.stringContaining('plan pro'),
+        });
+      }
+      expect((await client.get('/api/v1/document_proxy/health')).status).toBe(200);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a second npm start on the same data directory is refused at once with a clear message', async () => {
+    const other: Record<string, string> = { ...env };
+    for (const k of ['HTTPS_PORT', 'HTTP_PORT', 'TEMPORAL_DEV_PORT', 'TEMPORAL_UI_PORT', 'METRICS_PORT'])
+      other[k] = String(await freePort());
+    const second = await runNode([path.join(ROOT, 'scripts/start.js')], other);
+    expect(second.code).toBe(1);
+    expect(second.out).toMatch(/embedded database .*pglite is in use by process \d+/);
+    expect(second.out).not.toContain('DocQA is up');
+    // The first one is untouched.
+    const client = new TestClient(
+      `https://localhost:${ports.HTTPS_PORT}`,
+      path.join(dataDir, 'tls', 'cert.pem'),
+    );
+    try {
+      expect((await client.get('/api/v1/document_proxy/health')).status).toBe(200);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('provisions on start with one timed line per step, and runs the semantic embedder', async () => {
     expect(output).toMatch(/\[setup\] build: (up to date|built .*) \(\d+\.\d s\)/);
     expect(output).toMatch(/\[setup\] Temporal CLI v1\.5\.1: using TEMPORAL_CLI_PATH \(\d+\.\d s\)/);
@@ -103,8 +181,9 @@ describe('npm start (embedded defaults)', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    // The Temporal dev server child is gone with it.
+    // The Temporal dev server child is gone with it, and the database lock is released.
     await expect(plainGet(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`)).rejects.toThrow();
+    expect(fs.existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
   });
 });
 

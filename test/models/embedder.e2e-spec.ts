@@ -96,6 +96,17 @@ describe('local embedder: all-MiniLM-L6-v2 converted by scripts/models/embedder/
     expect(await embedder.embedQuery('still here')).toHaveLength(384);
   });
 
+  it('closes while a batch runs without taking the process down, and rejects what was pending', async () => {
+    // terminating a thread inside an onnxruntime run aborts the whole process (std::terminate)
+    const other = await OnnxEmbedder.load({ dir: embedderKind.MODEL_DIR, threads: 1, batchSize: 8 });
+    const pending = other.embedDocuments(Array.from({ length: 24 }, (_, i) => `${SENTENCES[10]} <${i}>`));
+    await new Promise((r) => setTimeout(r, 100));
+    await other.close();
+    await expect(pending).rejects.toThrow('The embedder is closed');
+    await expect(other.embedQuery('after close')).rejects.toThrow('The embedder is closed');
+    expect(await embedder.embedQuery('the process is still alive')).toHaveLength(384);
+  });
+
   it('answers a query before document batches queued ahead of it', async () => {
     // four documents being indexed at once (INDEXING_CONCURRENCY), one batch each, then a question
     const order: string[] = [];

@@ -90,7 +90,11 @@ describe('ElasticsearchSearchIndex', () => {
 
   it('upgrades the mapping by a new index and an atomic alias swap, keeping the chunks', async () => {
     const v1 = make();
-    await v1.upsert([chunk('Upgrade me to the next layout', 1)]);
+    // A chunk of a later generation: its id (the only place the generation lives) must survive.
+    await v1.upsert([
+      chunk('Upgrade me to the next layout', 1),
+      { ...chunk('Second generation kept', 2), generation: 3 },
+    ]);
     const before = (await v1.stats()).chunks;
     const v2 = make({ layoutVersion: 2 });
     await v2.ensureIndex();
@@ -100,6 +104,8 @@ describe('ElasticsearchSearchIndex', () => {
     expect((await v2.stats()).chunks).toBe(before);
     const hits = await v2.search(q('upgrade layout'));
     expect(hits[0].chunk.id).toBe('doc:1');
+    expect((await v2.search(q('second generation kept')))[0].chunk.id).toBe('doc:3:2');
+    expect(await v2.deleteChunks(hits[0].chunk.accountId, 'doc', 3, 3)).toBe(1);
   });
 
   it('moves to a new, empty index when the embedder changes, keeping the old one for rollback', async () => {

@@ -179,6 +179,37 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     expect(await index.deleteByDocument('acc-a', 'idem')).toBe(1);
   });
 
+  it('generations of one document live side by side; deleteChunks retires exactly one of them', async () => {
+    const v1 = [0, 1, 2].map((i) =>
+      chunk({ text: `Swap version one part ${i} pelican`, documentId: 'swap', chunkIndex: i }),
+    );
+    const v2 = [0, 1].map((i) =>
+      chunk({ text: `Swap version two part ${i} pelican`, documentId: 'swap', chunkIndex: i, generation: 1 }),
+    );
+    await index.upsert(v1);
+    await index.upsert(v2);
+    const both = await index.search(query({ text: 'pelican', mode: 'bm25' }));
+    expect(both.map((h) => h.chunk.id).sort()).toEqual([
+      'swap:0',
+      'swap:1',
+      'swap:1:0',
+      'swap:1:1',
+      'swap:2',
+    ]);
+    expect(both.every((h) => !('generation' in h.chunk))).toBe(true);
+    // Deletes are scoped to the account.
+    expect(await index.deleteChunks('acc-b', 'swap', 0, 3)).toBe(0);
+    expect(await index.deleteChunks('acc-a', 'swap', 0, 3)).toBe(3);
+    const after = await index.search(query({ text: 'pelican', mode: 'bm25' }));
+    expect(after.map((h) => h.chunk.text).sort()).toEqual([
+      'Swap version two part 0 pelican',
+      'Swap version two part 1 pelican',
+    ]);
+    expect(await index.deleteChunks('acc-a', 'swap', 0, 3)).toBe(0);
+    expect(await index.deleteChunks('acc-a', 'swap', 1, 2)).toBe(2);
+    expect(await index.search(query({ text: 'pelican', mode: 'bm25' }))).toEqual([]);
+  });
+
   it('keeps tenants apart: same docset name in two accounts never mixes', async () => {
     await index.upsert([
       chunk({

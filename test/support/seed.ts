@@ -81,8 +81,8 @@ export async function seedDocuments(
       await db.query(
         `INSERT INTO documents (id, account_id, docset_name, file_name, source_type, source_id, source_path, status,
            file_type, size_bytes, page_count, chunk_count, summary, indexed_at, created_at, updated_at, content_hash,
-           embedding_space)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$15,$16,$17)`,
+           embedding_space, served_generation, served_chunk_count)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$15,$16,$17,$18,$12)`,
         [
           id,
           accountId,
@@ -101,6 +101,7 @@ export async function seedDocuments(
           created,
           createHash('sha256').update(d.pages.join('\f')).digest('hex'),
           complete ? embeddingSpaceKey(embedder) : null,
+          complete ? 0 : null, // a COMPLETE document's chunks (generation 0) are served
         ],
       );
       if (complete) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { Plan } from '@docqa/db';
+import { documentServedSql, type Plan } from '@docqa/db';
 
 export interface ChatbotKeyRow {
   id: number;
@@ -199,11 +199,11 @@ export class ChatbotRepository {
     );
   }
 
-  /** Docsets of the account: names with at least one COMPLETE document (DESIGN.md "Data"). */
+  /** Docsets of the account: names with a served document (`documentServedSql`, libs/db). */
   async docsetNames(accountId: number): Promise<string[]> {
     const rows = rowsOf(
       await this.ds.query(
-        `SELECT DISTINCT docset_name FROM documents WHERE account_id = $1 AND status = 'COMPLETE' ORDER BY docset_name`,
+        `SELECT DISTINCT docset_name FROM documents WHERE account_id = $1 AND ${documentServedSql()} ORDER BY docset_name`,
         [accountId],
       ),
     );

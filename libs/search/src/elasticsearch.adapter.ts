@@ -15,6 +15,7 @@ import {
   chunkId,
   ChunkRecord,
   DEFAULT_SEARCH_DEADLINES,
+  generationChunkIds,
   EngineHealth,
   ProbeStatus,
   SearchDeadlines,
@@ -43,7 +44,10 @@ export interface ElasticsearchSearchIndexOptions {
 }
 
 /** Stored document: the chunk without nothing renamed, so _source maps 1:1 to the domain type. */
-type ChunkDoc = Omit<ChunkRecord, 'embedding'> & { embedding?: number[] };
+type ChunkDoc = Omit<ChunkRecord, 'embedding' | 'generation'> & { embedding?: number[] };
+
+/** Chunk ids per delete request. */
+const DELETE_BATCH = 1000;
 
 const SOURCE_FIELDS = [
   'accountId',
@@ -238,19 +242,11 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     for (const old of sameSpace) {
       this.log.log(`copying chunks from ${old} to ${this.indexName}`);
       const failures: ChunkFailure[] = [];
-      const docs = this.client.helpers.scrollDocuments<ChunkDoc>({
-        index: old,
-        size: 1000,
-        query: { match_all: {} },
-      });
-      await this.client.helpers.bulk<ChunkDoc>({
-        datasource: docs[Symbol.asyncIterator](),
-        onDocument: (d) => ({ index: { _index: this.indexName, _id: chunkId(d.documentId, d.chunkIndex) } }),
-        onDrop: (d) =>
-          failures.push({
-            id: chunkId(d.document.documentId, d.document.chunkIndex),
-            reason: dropReason(d.error),
-          }),
+      // Ids are copied as they are: they carry the chunk's generation, which no field stores.
+      await this.client.helpers.bulk<{ id: string; doc: ChunkDoc }>({
+        datasource: this.scrollHits(old),
+        onDocument: (h) => [{ index: { _index: this.indexName, _id: h.id } }, h.doc],
+        onDrop: (d) => failures.push({ id: d.document.id, reason: dropReason(d.error) }),
         refreshOnCompletion: this.indexName,
       });
       if (failures.length) throw new PartialIndexingError(0, failures);
@@ -268,6 +264,16 @@ export class ElasticsearchSearchIndex implements SearchIndex {
         `embedder changed: alias ${this.alias} now points at the empty ${this.indexName}; ` +
           `kept ${kept.join(', ')} for rollback. Re-index documents (forceReindex), then delete the old index.`,
       );
+    }
+  }
+
+  private async *scrollHits(index: string): AsyncGenerator<{ id: string; doc: ChunkDoc }> {
+    for await (const page of this.client.helpers.scrollSearch<ChunkDoc>({
+      index,
+      size: 1000,
+      query: { match_all: {} },
+    })) {
+      for (const h of page.body.hits.hits) yield { id: h._id as string, doc: h._source as ChunkDoc };
     }
   }
 
@@ -306,7 +312,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 
   async upsert(chunks: ChunkRecord[], o: WriteOptions = {}): Promise<UpsertResult> {
     const { valid, failures } = partitionChunks(chunks, this.o.space.dimensions, (c) =>
-      chunkId(c.documentId, c.chunkIndex),
+      chunkId(c.documentId, c.chunkIndex, c.generation),
     );
     if (valid.length === 0) {
       if (failures.length) throw new PartialIndexingError(0, failures);
@@ -322,13 +328,16 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       this.deadlines.writeMs,
       async (signal) => {
         await this.ensureIndex(signal);
-        const helper = this.client.helpers.bulk<ChunkDoc>(
+        const helper = this.client.helpers.bulk<ChunkRecord>(
           {
-            datasource: valid.map(toDoc),
-            onDocument: (c) => ({ index: { _index: this.alias, _id: chunkId(c.documentId, c.chunkIndex) } }),
+            datasource: valid,
+            onDocument: (c) => [
+              { index: { _index: this.alias, _id: chunkId(c.documentId, c.chunkIndex, c.generation) } },
+              toDoc(c),
+            ],
             onDrop: (d) =>
               failures.push({
-                id: chunkId(d.document.documentId, d.document.chunkIndex),
+                id: chunkId(d.document.documentId, d.document.chunkIndex, d.document.generation),
                 reason: dropReason(d.error),
               }),
             flushBytes: this.o.flushBytes ?? 2_000_000,
@@ -356,6 +365,25 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 
   deleteByDocument(accountId: string, documentId: string, o?: WriteOptions): Promise<number> {
     return this.deleteWhere(accountId, [{ term: { documentId } }], o);
+  }
+
+  async deleteChunks(
+    accountId: string,
+    documentId: string,
+    generation: number,
+    chunkCount: number,
+    o?: WriteOptions,
+  ): Promise<number> {
+    const ids = generationChunkIds(documentId, generation, chunkCount);
+    let deleted = 0;
+    for (let i = 0; i < ids.length; i += DELETE_BATCH) {
+      deleted += await this.deleteWhere(
+        accountId,
+        [{ term: { documentId } }, { ids: { values: ids.slice(i, i + DELETE_BATCH) } }],
+        o,
+      );
+    }
+    return deleted;
   }
 
   deleteByDocSet(accountId: string, docSetName: string, o?: WriteOptions): Promise<number> {
@@ -548,8 +576,11 @@ export function bm25Query(
   };
 }
 
-/** 6 decimals keep cosine exact to ~1e-6 (the index quantises to int8) and halve the JSON size. */
-function toDoc(c: ChunkRecord): ChunkDoc {
+/**
+ * 6 decimals keep cosine exact to ~1e-6 (the index quantises to int8) and halve the JSON size. The
+ * generation lives in the id only (the mapping is strict).
+ */
+function toDoc({ generation: _generation, ...c }: ChunkRecord): ChunkDoc {
   return { ...c, embedding: c.embedding.map((x) => Math.round(x * 1e6) / 1e6) };
 }
 

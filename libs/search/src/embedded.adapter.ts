@@ -11,6 +11,7 @@ import {
   chunkId,
   ChunkRecord,
   DEFAULT_SEARCH_DEADLINES,
+  generationChunkIds,
   EngineHealth,
   ProbeStatus,
   SearchDeadlines,
@@ -67,6 +68,8 @@ const LANCE_RUNTIME = configureLanceRuntime();
 
 /** Rows per merge-insert call: bounds memory of one write. */
 const WRITE_BATCH = 5000;
+/** Chunk ids per delete filter. */
+const DELETE_BATCH = 1000;
 
 function schema(dimensions: number): Schema {
   const s = (name: string) => new Field(name, new Utf8(), false);
@@ -271,7 +274,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   async upsert(chunks: ChunkRecord[], o: WriteOptions = {}): Promise<UpsertResult> {
     const { valid, failures } = partitionChunks(chunks, this.o.space.dimensions, (c) =>
-      chunkId(c.documentId, c.chunkIndex),
+      chunkId(c.documentId, c.chunkIndex, c.generation),
     );
     let indexed = 0;
     if (valid.length) {
@@ -304,6 +307,29 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   deleteByDocument(accountId: string, documentId: string, o?: WriteOptions): Promise<number> {
     return this.deleteWhere(accountId, `document_id = ${sqlString(documentId)}`, o);
+  }
+
+  async deleteChunks(
+    accountId: string,
+    documentId: string,
+    generation: number,
+    chunkCount: number,
+    o?: WriteOptions,
+  ): Promise<number> {
+    const ids = generationChunkIds(documentId, generation, chunkCount);
+    let deleted = 0;
+    for (let i = 0; i < ids.length; i += DELETE_BATCH) {
+      const list = ids
+        .slice(i, i + DELETE_BATCH)
+        .map(sqlString)
+        .join(', ');
+      deleted += await this.deleteWhere(
+        accountId,
+        `document_id = ${sqlString(documentId)} AND id IN (${list})`,
+        o,
+      );
+    }
+    return deleted;
   }
 
   deleteByDocSet(accountId: string, docSetName: string, o?: WriteOptions): Promise<number> {
@@ -537,7 +563,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
 function toRow(c: ChunkRecord): Row {
   return {
-    id: chunkId(c.documentId, c.chunkIndex),
+    id: chunkId(c.documentId, c.chunkIndex, c.generation),
     account_id: c.accountId,
     doc_set_name: c.docSetName,
     document_id: c.documentId,

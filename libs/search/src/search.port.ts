@@ -60,10 +60,16 @@ export interface ChunkRecord {
   text: string;
   /** Vector from the configured embedder; its length must equal the index's dimensions. */
   embedding: number[];
+  /**
+   * Version of the document's chunks (default 0). Part of the chunk id only, never a stored field:
+   * a re-index writes the next generation beside the served one and retires the old one with
+   * `deleteChunks` once the new one is complete (per-document swap).
+   */
+  generation?: number;
 }
 
 /** A chunk as returned by search (no embedding). */
-export type StoredChunk = Omit<ChunkRecord, 'embedding'> & { id: string };
+export type StoredChunk = Omit<ChunkRecord, 'embedding' | 'generation'> & { id: string };
 
 export type SearchMode = 'hybrid' | 'bm25' | 'vector';
 
@@ -115,9 +121,17 @@ export interface UpsertResult {
   indexed: number;
 }
 
-/** Chunk id: deterministic, so re-indexing a document overwrites its chunks instead of adding. */
-export function chunkId(documentId: string, chunkIndex: number): string {
-  return `${documentId}:${chunkIndex}`;
+/**
+ * Chunk id: deterministic, so a retried write overwrites instead of adding. Generation 0 keeps the
+ * original `{documentId}:{chunkIndex}` form (chunks indexed before generations existed).
+ */
+export function chunkId(documentId: string, chunkIndex: number, generation = 0): string {
+  return generation ? `${documentId}:${generation}:${chunkIndex}` : `${documentId}:${chunkIndex}`;
+}
+
+/** Ids of chunks 0..chunkCount-1 of one generation of a document. */
+export function generationChunkIds(documentId: string, generation: number, chunkCount: number): string[] {
+  return Array.from({ length: chunkCount }, (_, i) => chunkId(documentId, i, generation));
 }
 
 export interface SearchIndex {
@@ -130,6 +144,17 @@ export interface SearchIndex {
   upsert(chunks: ChunkRecord[], o?: WriteOptions): Promise<UpsertResult>;
   /** Deletes every chunk of one document of the account; resolves to the number deleted. */
   deleteByDocument(accountId: string, documentId: string, o?: WriteOptions): Promise<number>;
+  /**
+   * Deletes chunks 0..chunkCount-1 of one generation of a document of the account (the other
+   * generations stay); resolves to the number deleted.
+   */
+  deleteChunks(
+    accountId: string,
+    documentId: string,
+    generation: number,
+    chunkCount: number,
+    o?: WriteOptions,
+  ): Promise<number>;
   deleteByDocSet(accountId: string, docSetName: string, o?: WriteOptions): Promise<number>;
   deleteByAccount(accountId: string, o?: WriteOptions): Promise<number>;
   /** Hits of the account's docsets only, best first. */

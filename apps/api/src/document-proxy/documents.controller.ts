@@ -51,7 +51,7 @@ export class DocumentsController {
   @Get('documents/docsets')
   @ApiOperation({
     summary:
-      "The caller's docsets (those with at least one COMPLETE document) with source types and counts; `[]` for a " +
+      "The caller's docsets (those with a served document: COMPLETE, or being re-indexed) with source types and counts; `[]` for a " +
       'new account.',
   })
   @ApiOkResponse({ type: [DocsetDto] })

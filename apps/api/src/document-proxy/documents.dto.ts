@@ -78,7 +78,9 @@ export class DocsetDto {
   @ApiProperty({ description: 'Documents of the docset, any status.' })
   documentCount!: number;
   @ApiProperty({
-    description: 'Documents with indexingStatus COMPLETE (at least 1: a docset exists from then).',
+    description:
+      'Documents with indexingStatus COMPLETE. 0 while every document is re-indexed: the docset still exists, ' +
+      'its previous versions answer until the new ones complete.',
   })
   completedCount!: number;
   @ApiProperty()
@@ -91,7 +93,9 @@ export class DocsetDto {
   cancelledCount!: number;
   @ApiProperty({ description: 'Pages of its COMPLETE documents.' })
   pageCount!: number;
-  @ApiProperty({ description: 'Indexed chunks of its COMPLETE documents.' })
+  @ApiProperty({
+    description: 'Chunks search serves for its documents (the previous version while re-indexed).',
+  })
   chunkCount!: number;
   @ApiProperty({
     format: 'date-time',

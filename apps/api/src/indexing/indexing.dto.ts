@@ -174,7 +174,10 @@ export class LastRunDto {
 export class DocsetIndexingSummaryDto extends IndexingProgressDto {
   @ApiProperty() docSetName: string;
   @ApiProperty({ type: [String] }) sourceTypes: string[];
-  @ApiProperty({ description: 'The docset exists: at least one of its documents is COMPLETE.' })
+  @ApiProperty({
+    description:
+      'The docset exists: one of its documents has a served indexed version (COMPLETE, or being re-indexed).',
+  })
   exists: boolean;
   @ApiProperty() documentCount: number;
   @ApiProperty({ type: LastRunDto, nullable: true }) lastRun: LastRunDto | null;

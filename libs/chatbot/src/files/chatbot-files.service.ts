@@ -9,7 +9,7 @@ import {
   publicBaseUrlOf,
   resolveAppSecret,
 } from '@docqa/common';
-import type { SourceType } from '@docqa/db';
+import { documentServedSql, type SourceType } from '@docqa/db';
 import { SourceConnectorRegistry, SourceCredentialsCipher, SourceError } from '@docqa/sources';
 import { ChatbotClock } from '../access/chatbot-clock';
 import { FileLinkSigner } from './file-links';
@@ -97,7 +97,7 @@ export class ChatbotFilesService {
       `SELECT d.file_name, d.source_type, d.source_id, r.id AS run_id, r.credentials_enc
          FROM documents d
          LEFT JOIN index_runs r ON r.id = d.last_run_id AND r.account_id = d.account_id
-        WHERE d.id = $1 AND d.account_id = $2 AND d.status = 'COMPLETE'`,
+        WHERE d.id = $1 AND d.account_id = $2 AND ${documentServedSql('d')}`,
       [claims.documentId, claims.accountId],
     );
     const row = rows[0];

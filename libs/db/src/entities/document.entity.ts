@@ -5,6 +5,18 @@ export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 export const SOURCE_TYPES = ['S3', 'SHAREPOINT', 'GOOGLEDRIVE'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
+/**
+ * SQL condition: the document has an indexed version that search serves. True for every COMPLETE
+ * document, and also while a COMPLETE document is re-indexed (PENDING, INDEXING) or after its
+ * re-index failed or was cancelled: its previous version keeps answering until a new one is
+ * complete or the document is removed. A docset exists exactly when one of its documents is
+ * served (spec "Docset existence": it disappears only when its last document is removed). Every
+ * query that decides whether a docset exists uses this; `alias` is the documents table's alias.
+ */
+export function documentServedSql(alias?: string): string {
+  return `${alias ? `${alias}.` : ''}served_generation IS NOT NULL`;
+}
+
 @Entity('documents')
 export class DocumentEntity {
   @PrimaryColumn('uuid') id: string;
@@ -26,6 +38,11 @@ export class DocumentEntity {
   @Column({ name: 'size_bytes', type: 'bigint', nullable: true }) sizeBytes: string | null;
   @Column({ name: 'page_count', type: 'int', nullable: true }) pageCount: number | null;
   @Column({ name: 'chunk_count', type: 'int', nullable: true }) chunkCount: number | null;
+  /** Generation `chunk_count` describes: the latest one written or being written. */
+  @Column({ name: 'chunk_generation', type: 'int', default: 0 }) chunkGeneration: number;
+  /** Generation search answers from; null while no version of the document is indexed. */
+  @Column({ name: 'served_generation', type: 'int', nullable: true }) servedGeneration: number | null;
+  @Column({ name: 'served_chunk_count', type: 'int', nullable: true }) servedChunkCount: number | null;
   @Column({ type: 'text', nullable: true }) error: string | null;
   @Column({ type: 'text', nullable: true }) summary: string | null;
   @Column({ name: 'last_run_id', type: 'uuid', nullable: true }) lastRunId: string | null;

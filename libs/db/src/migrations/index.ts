@@ -4,6 +4,7 @@ import { Indexing1763900000000 } from './1763900000000-indexing';
 import { SourceSync1764100000000 } from './1764100000000-source-sync';
 import { RunSync1764200000000 } from './1764200000000-run-sync';
 import { EmbeddingSpace1764350000000 } from './1764350000000-embedding-space';
+import { ServedChunks1764400000000 } from './1764400000000-served-chunks';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   SourceSync1764100000000,
   RunSync1764200000000,
   EmbeddingSpace1764350000000,
+  ServedChunks1764400000000,
 ];

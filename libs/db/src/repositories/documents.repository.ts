@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { DocumentStatus, SourceType } from '../entities/document.entity';
+import { documentServedSql, type DocumentStatus, type SourceType } from '../entities/document.entity';
+
+const SERVED = documentServedSql();
 
 /** A document as the Document API lists it (no text, no error details beyond the reason). */
 export interface DocumentListRow {
@@ -52,20 +54,21 @@ function emptyCounts(): StatusCountsByName {
  * ownership check of /ask). Every method takes the account id and filters on it; `allowed` narrows
  * further to a restricted token's docsets (null: no narrowing). Writes belong to indexing.
  *
- * Docset rules (DESIGN.md "Data"): a docset exists, and can be asked, when it has at least one
- * COMPLETE document; listings answer for any docset the account has documents or index runs in, so
+ * Docset rules (DESIGN.md "Data", as amended in docs/decisions.md): a docset exists, and can be
+ * asked, when one of its documents has a served indexed version (`documentServedSql`: COMPLETE, or
+ * re-indexing with its previous version still answering); listings answer for any docset the account has documents or index runs in, so
  * a first run that is still going or that failed can be inspected.
  */
 @Injectable()
 export class DocumentsRepository {
   constructor(private readonly ds: DataSource) {}
 
-  /** The names among `names` in which the account has at least one COMPLETE document. */
-  async completeDocsetNames(accountId: number, names: readonly string[]): Promise<string[]> {
+  /** The names among `names` that are existing docsets of the account (one served document). */
+  async existingDocsetNames(accountId: number, names: readonly string[]): Promise<string[]> {
     if (names.length === 0) return [];
     const rows: Array<{ name: string }> = await this.ds.query(
       `SELECT DISTINCT docset_name AS name FROM documents
-        WHERE account_id = $1 AND docset_name = ANY($2) AND status = 'COMPLETE'`,
+        WHERE account_id = $1 AND docset_name = ANY($2) AND ${SERVED}`,
       [accountId, [...names]],
     );
     return rows.map((r) => r.name);
@@ -119,7 +122,7 @@ export class DocumentsRepository {
     return rows[0] ?? null;
   }
 
-  /** Docsets that exist (at least one COMPLETE document), by name. */
+  /** Docsets that exist (at least one served document), by name. `chunkCount`: chunks search serves. */
   async docsets(accountId: number, allowed: readonly string[] | null): Promise<DocsetRow[]> {
     const rows: Array<Omit<DocsetRow, 'counts'> & { status: Record<string, number> }> = await this.ds.query(
       `SELECT docset_name AS "docSetName",
@@ -132,13 +135,13 @@ export class DocumentsRepository {
                 'CANCELLED', count(*) FILTER (WHERE status = 'CANCELLED')) AS status,
               count(*)::int AS "documentCount",
               coalesce(sum(page_count) FILTER (WHERE status = 'COMPLETE'), 0)::int AS "pageCount",
-              coalesce(sum(chunk_count) FILTER (WHERE status = 'COMPLETE'), 0)::int AS "chunkCount",
+              coalesce(sum(served_chunk_count), 0)::int AS "chunkCount",
               max(indexed_at) FILTER (WHERE status = 'COMPLETE') AS "lastIndexedAt",
               min(created_at) AS "createdAt", max(updated_at) AS "updatedAt"
          FROM documents
         WHERE account_id = $1 AND ($2::text[] IS NULL OR docset_name = ANY($2::text[]))
         GROUP BY docset_name
-       HAVING count(*) FILTER (WHERE status = 'COMPLETE') > 0
+       HAVING bool_or(${SERVED})
         ORDER BY docset_name`,
       [accountId, allowed ? [...allowed] : null],
     );
@@ -157,7 +160,7 @@ export class DocumentsRepository {
                 'CANCELLED', count(*) FILTER (WHERE status = 'CANCELLED')) AS status,
               count(*)::int AS "documentCount",
               coalesce(sum(page_count) FILTER (WHERE status = 'COMPLETE'), 0)::int AS "pageCount",
-              coalesce(sum(chunk_count) FILTER (WHERE status = 'COMPLETE'), 0)::int AS "chunkCount",
+              coalesce(sum(served_chunk_count), 0)::int AS "chunkCount",
               coalesce(sum(size_bytes), 0)::bigint AS "totalBytes",
               max(indexed_at) FILTER (WHERE status = 'COMPLETE') AS "lastIndexedAt",
               min(indexed_at) FILTER (WHERE status = 'COMPLETE') AS "firstIndexedAt",

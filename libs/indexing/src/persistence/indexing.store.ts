@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { DocumentStatus, RunStatus, SourceType } from '@docqa/db';
+import { documentServedSql, type DocumentStatus, type RunStatus, type SourceType } from '@docqa/db';
 import type { SourceFolderFilter, SourceObject } from '@docqa/sources';
 import { rowsOf } from './sql';
 
@@ -45,6 +45,11 @@ export interface DocumentRow {
   contentHash: string | null;
   pageCount: number | null;
   chunkCount: number | null;
+  /** Generation `chunkCount` describes (the latest written or being written). */
+  chunkGeneration: number;
+  /** Generation search serves (null: none); kept while the document is re-indexed. */
+  servedGeneration: number | null;
+  servedChunkCount: number | null;
   indexedAt: Date | null;
   lastRunId: string | null;
   /** `<model>:<dimensions>` its chunks were embedded in (null: not recorded). */
@@ -72,7 +77,9 @@ const RUN_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSetName",
 const DOC_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSetName", file_name AS "fileName",
   source_type AS "sourceType", source_id AS "sourceId", status, file_type AS "fileType",
   content_hash AS "contentHash", page_count AS "pageCount", chunk_count AS "chunkCount",
-  indexed_at AS "indexedAt", last_run_id AS "lastRunId", embedding_space AS "embeddingSpace"`;
+  chunk_generation AS "chunkGeneration", served_generation AS "servedGeneration",
+  served_chunk_count AS "servedChunkCount", indexed_at AS "indexedAt", last_run_id AS "lastRunId",
+  embedding_space AS "embeddingSpace"`;
 
 const PAGE_INSERT_BATCH = 200;
 
@@ -352,14 +359,14 @@ export class IndexingStore {
   }
 
   /**
-   * Records the chunk count before the first chunk is written: from then on a non-null chunk_count
-   * means "the index may hold chunks of this document" (cleared when they are deleted).
+   * Records the chunk count and generation before the first chunk is written: from then on the
+   * index may hold chunks 0..chunkCount-1 of that generation (beside the served one, if any).
    */
-  async setChunkCount(documentId: string, chunkCount: number): Promise<void> {
-    await this.ds.query(`UPDATE documents SET chunk_count = $2, updated_at = now() WHERE id = $1`, [
-      documentId,
-      chunkCount,
-    ]);
+  async setChunkCount(documentId: string, chunkCount: number, generation: number): Promise<void> {
+    await this.ds.query(
+      `UPDATE documents SET chunk_count = $2, chunk_generation = $3, updated_at = now() WHERE id = $1`,
+      [documentId, chunkCount, generation],
+    );
   }
 
   async loadPages(documentId: string): Promise<Array<{ pageNumber: number; text: string }>> {
@@ -378,14 +385,20 @@ export class IndexingStore {
     return rows.length > 0;
   }
 
-  /** After its chunks were deleted: the index holds nothing of this (not COMPLETE) document. */
+  /**
+   * After the unfinished generation's chunks were deleted: the index holds only the served
+   * version of this (not COMPLETE) document, if any.
+   */
   async clearChunkCount(documentId: string): Promise<void> {
     await this.ds.query(
-      `UPDATE documents SET chunk_count = NULL, updated_at = now() WHERE id = $1 AND status <> 'COMPLETE'`,
+      `UPDATE documents SET chunk_count = served_chunk_count,
+              chunk_generation = coalesce(served_generation, chunk_generation), updated_at = now()
+        WHERE id = $1 AND status <> 'COMPLETE'`,
       [documentId],
     );
   }
 
+  /** COMPLETE: the generation just written becomes the served one (the caller retired the old one). */
   async completeDocument(
     documentId: string,
     runId: string,
@@ -394,7 +407,8 @@ export class IndexingStore {
   ): Promise<boolean> {
     const rows = rowsOf(
       await this.ds.query(
-        `UPDATE documents SET status = 'COMPLETE', chunk_count = $3, embedding_space = $4, error = NULL,
+        `UPDATE documents SET status = 'COMPLETE', chunk_count = $3, served_chunk_count = $3,
+                served_generation = chunk_generation, embedding_space = $4, error = NULL,
                 indexed_at = now(), updated_at = now()
           WHERE id = $1 AND last_run_id = $2 AND status = 'INDEXING' RETURNING id`,
         [documentId, runId, chunkCount, embeddingSpace],
@@ -437,7 +451,7 @@ export class IndexingStore {
   ): Promise<boolean> {
     const rows = rowsOf(
       await this.ds.query(
-        `UPDATE documents SET embedding_space = $4, chunk_count = $3, updated_at = now()
+        `UPDATE documents SET embedding_space = $4, chunk_count = $3, served_chunk_count = $3, updated_at = now()
           WHERE id = $1 AND status = 'COMPLETE' AND content_hash IS NOT DISTINCT FROM $2 RETURNING id`,
         [documentId, contentHash, chunkCount, space],
       ),
@@ -474,7 +488,11 @@ export class IndexingStore {
     return Number(r.n);
   }
 
-  /** ERROR or CANCELLED: the document keeps no chunks and no pages (the caller deletes the chunks). */
+  /**
+   * ERROR or CANCELLED: the document keeps no pages and no unfinished chunks (the caller deletes
+   * them); a previously indexed version stays served until a new one completes or the document is
+   * removed, so re-indexing never makes a docset disappear.
+   */
   async failDocument(
     documentId: string,
     runId: string,
@@ -484,7 +502,8 @@ export class IndexingStore {
     return this.ds.transaction(async (m) => {
       const rows = rowsOf(
         await m.query(
-          `UPDATE documents SET status = $3, error = $4, chunk_count = NULL, page_count = NULL,
+          `UPDATE documents SET status = $3, error = $4, chunk_count = served_chunk_count,
+                  chunk_generation = coalesce(served_generation, chunk_generation), page_count = NULL,
                   content_hash = NULL, updated_at = now()
             WHERE id = $1 AND last_run_id = $2 AND status <> 'COMPLETE' RETURNING id`,
           [documentId, runId, status, error],
@@ -551,10 +570,10 @@ export class IndexingStore {
       status: DocumentStatus;
       n: number;
       sourceTypes: string[];
-      hasComplete: boolean;
+      hasServed: boolean;
     }> = await this.ds.query(
       `SELECT docset_name AS "docSetName", status, count(*)::int AS n,
-                array_agg(DISTINCT source_type) AS "sourceTypes", bool_or(status = 'COMPLETE') AS "hasComplete"
+                array_agg(DISTINCT source_type) AS "sourceTypes", bool_or(${documentServedSql()}) AS "hasServed"
            FROM documents WHERE account_id = $1 GROUP BY docset_name, status ORDER BY docset_name`,
       [accountId],
     );
@@ -571,7 +590,7 @@ export class IndexingStore {
       };
       e.rows.push(r);
       r.sourceTypes.forEach((t) => e.sourceTypes.add(t));
-      e.exists ||= r.hasComplete;
+      e.exists ||= r.hasServed;
       out.set(r.docSetName, e);
     }
     return [...out.values()].map((e) => ({

@@ -33,8 +33,16 @@ export interface IndexChunksOptions {
   signal?: AbortSignal;
 }
 
-/** The index records of a document's chunks (one place, shared by indexing and re-embedding). */
-export function chunkRecords(doc: DocumentRow, chunks: Chunk[], vectors: number[][]): ChunkRecord[] {
+/**
+ * The index records of a document's chunks (one place, shared by indexing and re-embedding), as
+ * generation `generation` of the document (part of the chunk ids: see SearchIndex.deleteChunks).
+ */
+export function chunkRecords(
+  doc: DocumentRow,
+  chunks: Chunk[],
+  vectors: number[][],
+  generation: number,
+): ChunkRecord[] {
   return chunks.map((c, i) => ({
     accountId: String(doc.accountId),
     docSetName: doc.docSetName,
@@ -46,6 +54,7 @@ export function chunkRecords(doc: DocumentRow, chunks: Chunk[], vectors: number[
     chunkIndex: c.chunkIndex,
     text: c.text,
     embedding: vectors[i],
+    generation,
   }));
 }
 
@@ -89,6 +98,7 @@ export class DocumentPipeline {
       doc.embeddingSpace === embeddingSpaceKey(this.embedder) &&
       doc.indexedAt !== null &&
       doc.chunkCount !== null &&
+      doc.servedGeneration === doc.chunkGeneration &&
       doc.pageCount !== null &&
       (await this.store.pageCountStored(documentId)) === doc.pageCount
     ) {
@@ -102,11 +112,13 @@ export class DocumentPipeline {
   }
 
   /**
-   * Chunks the stored pages, embeds them in batches and upserts them with deterministic ids
-   * (`{documentId}:{chunkIndex}`), so a retried or resumed attempt overwrites instead of adding.
-   * A fresh attempt first deletes the chunks an earlier version or attempt may have left (a shorter
-   * new version must not leave stale ones). Returns null, leaving no chunks behind, when the
-   * document stopped being this run's INDEXING document meanwhile (deleted, or its run closed).
+   * Chunks the stored pages, embeds them in batches and upserts them as the document's next
+   * generation, beside the served one (ids `chunkId(documentId, chunkIndex, generation)`, so a
+   * retried or resumed attempt overwrites instead of adding): search keeps answering from the
+   * previous version until `complete` swaps them. A fresh attempt first deletes what an earlier
+   * unfinished attempt may have left, never the served version. Returns null, leaving no
+   * unfinished chunks behind, when the document stopped being this run's INDEXING document
+   * meanwhile (deleted, or its run closed).
    */
   async indexChunks(
     documentId: string,
@@ -117,13 +129,12 @@ export class DocumentPipeline {
     if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return null;
     const accountId = String(doc.accountId);
     const chunks = chunkPages(await this.store.loadPages(documentId));
+    const generation = doc.servedGeneration === null ? 0 : doc.servedGeneration + 1;
     let next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
-    // chunk_count is set before the first write and cleared when chunks are deleted, so null means
-    // the index holds nothing of this document and the (costly) delete can be skipped.
     const signal = o.signal;
-    if (next === 0 && doc.chunkCount !== null)
-      await this.search.deleteByDocument(accountId, documentId, { signal });
-    if (doc.chunkCount !== chunks.length) await this.store.setChunkCount(documentId, chunks.length);
+    if (next === 0) await this.dropUnservedChunks(doc, signal);
+    if (doc.chunkCount !== chunks.length || doc.chunkGeneration !== generation)
+      await this.store.setChunkCount(documentId, chunks.length, generation);
     while (next < chunks.length) {
       o.signal?.throwIfAborted();
       const batch = chunks.slice(next, next + UPSERT_BATCH);
@@ -134,11 +145,14 @@ export class DocumentPipeline {
         vectors.push(...(await abortable(this.embedder.embedDocuments(texts, { signal }), signal)));
         o.onProgress?.(next);
       }
-      await this.search.upsert(chunkRecords(doc, batch, vectors), { signal });
+      await this.search.upsert(chunkRecords(doc, batch, vectors, generation), { signal });
       next += batch.length;
       if (!(await this.store.isIndexing(documentId, runId))) {
-        await this.search.deleteByDocument(accountId, documentId, { signal });
-        await this.store.clearChunkCount(documentId);
+        const now = await this.store.getDocument(documentId);
+        if (now) {
+          await this.dropUnservedChunks(now, signal);
+          await this.store.clearChunkCount(documentId);
+        } else await this.search.deleteByDocument(accountId, documentId, { signal }); // removed meanwhile
         return null;
       }
       o.onProgress?.(next);
@@ -146,12 +160,34 @@ export class DocumentPipeline {
     return { chunkCount: chunks.length };
   }
 
+  /**
+   * The swap: the new generation is complete, so the previous one is deleted, then the document is
+   * recorded COMPLETE with the new generation served. Retried safely (the delete is idempotent and
+   * the update only applies to this run's INDEXING document).
+   */
   async complete(documentId: string, runId: string, chunkCount: number): Promise<void> {
+    const doc = await this.store.getDocument(documentId);
+    if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return;
+    if (
+      doc.servedGeneration !== null &&
+      doc.servedChunkCount !== null &&
+      doc.servedGeneration !== doc.chunkGeneration
+    )
+      await this.search.deleteChunks(
+        String(doc.accountId),
+        documentId,
+        doc.servedGeneration,
+        doc.servedChunkCount,
+      );
     if (await this.store.completeDocument(documentId, runId, chunkCount, embeddingSpaceKey(this.embedder)))
       docqaMetrics.documentsIndexed.inc({ status: 'COMPLETE' });
   }
 
-  /** ERROR (with a readable reason) or CANCELLED: the document keeps no pages and no chunks. */
+  /**
+   * ERROR (with a readable reason) or CANCELLED: the document keeps no pages and no unfinished
+   * chunks; a previously indexed version stays served (the docset does not disappear because a
+   * re-index failed or was cancelled).
+   */
   async fail(
     documentId: string,
     runId: string,
@@ -161,8 +197,21 @@ export class DocumentPipeline {
   ): Promise<void> {
     const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status === 'COMPLETE') return;
-    await this.search.deleteByDocument(String(doc.accountId), documentId, { signal });
+    await this.dropUnservedChunks(doc, signal);
     if (await this.store.failDocument(documentId, runId, status, reason ? reason.slice(0, 1000) : null))
       docqaMetrics.documentsIndexed.inc({ status });
+  }
+
+  /**
+   * Deletes the chunks of a generation that was written (or partly written) but is not served.
+   * `chunk_count`/`chunk_generation` describe the latest generation written; nothing to do when
+   * it is the served one, or when nothing was written (null count: the costly delete is skipped).
+   */
+  private async dropUnservedChunks(doc: DocumentRow, signal?: AbortSignal): Promise<void> {
+    if (doc.chunkCount === null) return;
+    const accountId = String(doc.accountId);
+    if (doc.servedGeneration === null) await this.search.deleteByDocument(accountId, doc.id, { signal });
+    else if (doc.chunkGeneration !== doc.servedGeneration)
+      await this.search.deleteChunks(accountId, doc.id, doc.chunkGeneration, doc.chunkCount, { signal });
   }
 }

@@ -105,7 +105,10 @@ export class ReembedService {
         batch.map((c) => c.text),
         { signal },
       );
-      await this.search.upsert(chunkRecords(doc, batch, vectors));
+      // As the served generation: the ids the document row says search holds (a COMPLETE document).
+      await this.search.upsert(
+        chunkRecords(doc, batch, vectors, doc.servedGeneration ?? doc.chunkGeneration),
+      );
     }
     if (
       await this.store.markReembedded(

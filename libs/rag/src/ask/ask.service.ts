@@ -10,8 +10,10 @@ import {
   estimateTokens,
   GENERATOR,
   Generator,
-  LOCAL_GENERATOR,
+  GENERATORS,
+  LOCAL_LLM_MODEL,
   NO_ANSWER_TEXT,
+  OPENAI_MODEL_ALIAS,
   Passage,
   queryTerms,
   RERANKER,
@@ -27,7 +29,7 @@ import { UsageMeter } from './usage';
 
 /** Every model name `config.model` accepts, whichever provider is configured. */
 export function allowedAskModels(): string[] {
-  return ['local', ...COHERE_CHAT_MODELS];
+  return ['local', LOCAL_LLM_MODEL, OPENAI_MODEL_ALIAS, ...COHERE_CHAT_MODELS];
 }
 
 /**
@@ -65,7 +67,7 @@ export class AskService {
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     @Inject(REWRITER) private readonly rewriter: Rewriter,
     @Inject(GENERATOR) private readonly generator: Generator,
-    @Inject(LOCAL_GENERATOR) private readonly localGenerator: Generator,
+    @Inject(GENERATORS) private readonly generators: Generator[],
     @Inject(RERANKER) private readonly reranker: Reranker | null,
   ) {}
 
@@ -96,24 +98,37 @@ export class AskService {
 
   /**
    * A docset is the caller's when the token's docset restriction allows it and the account has
-   * at least one COMPLETE document in it (DESIGN.md: a docset exists exactly then).
+   * a served document in it (COMPLETE, or re-indexing with its previous version still answering:
+   * `documentServedSql` in libs/db, the one definition of docset existence).
    */
   async authorize(auth: AuthContext, docSetNames: readonly string[]): Promise<void> {
     assertDocsetsAllowed(auth, docSetNames);
-    const owned = new Set(await this.documents.completeDocsetNames(auth.accountId, docSetNames));
+    const owned = new Set(await this.documents.existingDocsetNames(auth.accountId, docSetNames));
     if (docSetNames.some((n) => !owned.has(n))) {
       throw DomainError.forbidden('A docset in docSetNames does not belong to this account');
     }
   }
 
+  /**
+   * The generator of `config.model` (the configured default when unset). A model whose provider
+   * is not configured, or whose local model file is missing, is 503 CAPABILITY_DISABLED.
+   */
   private generatorFor(model: string | undefined): Generator {
-    if (model === undefined || this.generator.models.includes(model)) return this.generator;
-    if (this.localGenerator.models.includes(model)) return this.localGenerator;
-    throw new DomainError(
-      ErrorCode.CAPABILITY_DISABLED,
-      `Model ${model} needs the Cohere provider, which is not configured (COHERE_API_KEY)`,
-      { field: 'config.model' },
-    );
+    const g =
+      model === undefined || this.generator.models.includes(model)
+        ? this.generator
+        : this.generators.find((x) => x.models.includes(model));
+    if (!g) {
+      const needs =
+        model === OPENAI_MODEL_ALIAS
+          ? 'the OpenAI-compatible provider, which is not configured (OPENAI_BASE_URL or OPENAI_API_KEY)'
+          : 'the Cohere provider, which is not configured (COHERE_API_KEY)';
+      throw new DomainError(ErrorCode.CAPABILITY_DISABLED, `Model ${model} needs ${needs}`, {
+        field: 'config.model',
+      });
+    }
+    g.assertAvailable?.();
+    return g;
   }
 
   private async *run(

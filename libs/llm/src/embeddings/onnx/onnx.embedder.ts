@@ -40,7 +40,14 @@ function encode(text) {
   const ids = tok.encode(t).ids;
   return ids.length > maxTokens ? [...ids.slice(0, maxTokens - 1), sep] : ids;
 }
-parentPort.on('message', async ({ id, texts }) => {
+parentPort.on('message', async ({ id, texts, close }) => {
+  if (close) {
+    // release the session, then end the thread on its own: terminating a thread that holds an
+    // onnxruntime session aborts the whole process
+    await ready.catch(() => undefined);
+    await session?.release().catch(() => undefined);
+    process.exit(0);
+  }
   try {
     await ready;
     const enc = texts.map(encode);
@@ -66,9 +73,6 @@ ready.then(
 );
 `;
 
-/** Longest wait at close for the inference in flight to end before its thread is terminated. */
-const CLOSE_WAIT_MS = 10_000;
-
 export interface OnnxEmbedderOptions {
   /** Model directory with manifest.json, model.onnx and tokenizer files (LOCAL_EMBEDDER_MODEL_DIR). */
   dir: string;
@@ -87,6 +91,9 @@ interface Job {
   signal?: AbortSignal;
   onAbort?: () => void;
 }
+
+/** How long close() waits for a running batch, then for the thread to exit, before terminating it. */
+const CLOSE_WAIT_MS = 60_000;
 
 type Reply =
   | { ready: true }
@@ -114,6 +121,8 @@ export class OnnxEmbedder implements Embedder {
   private inFlight?: Job;
   private nextId = 1;
   private closed = false;
+  /** Called when the running batch replies after close() began. */
+  private onIdle?: () => void;
 
   private constructor(private readonly o: Required<OnnxEmbedderOptions>) {
     this.manifest = readLocalModel(o.dir);
@@ -149,23 +158,32 @@ export class OnnxEmbedder implements Embedder {
     return v;
   }
 
+  /**
+   * Rejects queued work, lets a running batch finish (terminating a thread inside an onnxruntime
+   * run aborts the process), then has the thread release the session and exit.
+   */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     const err = new Error('The embedder is closed');
     for (const job of this.queue.splice(0)) this.settle(job, err);
-    if (this.inFlight) this.settle(this.inFlight, err);
-    // The inference in flight must end before its thread goes: terminating the thread under
-    // onnxruntime's pending callback aborts the whole process (SIGABRT at Ctrl-C). Bounded: a
-    // hung inference is terminated anyway.
-    for (const until = Date.now() + CLOSE_WAIT_MS; this.inFlight && this.worker && Date.now() < until;)
-      await new Promise((r) => setTimeout(r, 25));
-    this.inFlight = undefined;
     const w = this.worker;
-    this.worker = undefined;
-    if (w) {
-      w.removeAllListeners();
-      await w.terminate().catch(() => undefined);
+    if (!w) return;
+    const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+    const running = this.inFlight;
+    if (running) {
+      this.settle(running, err);
+      await new Promise<void>((resolve) => {
+        this.onIdle = resolve;
+        setTimeout(resolve, CLOSE_WAIT_MS).unref();
+      });
     }
+    this.worker = undefined;
+    w.postMessage({ close: true });
+    const timer = setTimeout(() => void w.terminate(), CLOSE_WAIT_MS);
+    await exited;
+    clearTimeout(timer);
+    w.removeAllListeners();
   }
 
   private start(): Promise<void> {
@@ -261,6 +279,10 @@ export class OnnxEmbedder implements Embedder {
     const job = this.inFlight;
     if (!job || job.id !== r.id) return;
     this.inFlight = undefined;
+    if (this.closed) {
+      this.onIdle?.();
+      return;
+    }
     if (r.ok) {
       if (r.vectors.length === job.texts.length * this.dimensions) this.settle(job, undefined, r.vectors);
       else
