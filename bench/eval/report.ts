@@ -1,7 +1,7 @@
 /* Renders docs/evaluation.md from the results files of `npm run eval` (bench/eval/results). */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { MarginPoint } from './margin-curve';
+import { chooseMargin, DEFAULT_MARGIN, MarginPoint, PRECISION_TARGET } from './margin-curve';
 import type { Metrics } from './metrics';
 import type { ItemScore, PageRef } from './scoring';
 
@@ -15,19 +15,31 @@ export interface ItemRecord extends ItemScore {
   cited: PageRef[];
   /** First 5 retrieved chunks, `file#page`. */
   top: string[];
+  /** ms to the `done` event (SSE, sequential). */
   ms: number;
+  /** ms to the first `delta` event. */
+  ttftMs?: number;
+  /** A generative answer from the eval cache: its times are those of the run that generated it. */
+  cached?: boolean;
+  /** Error code of an answer that failed (an SSE `error` event). */
+  error?: string;
 }
 
 export interface RunResult {
   corpus: string;
   engine: string;
   provider: string;
+  /** The answer model (local-llm: the GGUF file; openai: OPENAI_MODEL; local: `local`). */
+  model?: string;
   indexing: string;
   embedder: string;
   date: string;
   indexSeconds: number;
   askP50Ms: number;
   askP95Ms: number;
+  ttftP50Ms?: number;
+  ttftP95Ms?: number;
+  errors?: number;
   metrics: Metrics;
   /** The same metrics on the held-out half (odd-numbered items). */
   heldOut: Metrics;
@@ -51,6 +63,9 @@ const CORPUS_TITLES: Record<string, string> = {
 const ENGINE_ORDER = ['embedded', 'elasticsearch'];
 
 const f2 = (x: number) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(2));
+const sec = (ms?: number) => (ms === undefined || Number.isNaN(ms) ? 'n/a' : `${(ms / 1000).toFixed(1)} s`);
+/** Column label of a run: the engine, with the provider when it is not the extractive one. */
+const label = (r: RunResult) => (r.provider === 'local' ? r.engine : `${r.engine}, ${r.provider}`);
 const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 
 type Row = [label: string, value: (m: Metrics) => number, aim?: string, count?: (m: Metrics) => number];
@@ -84,7 +99,7 @@ const AIMS: Record<string, Record<string, string>> = {
 };
 
 function corpusSection(corpus: string, runs: RunResult[]): string {
-  const engines = runs.map((r) => r.engine);
+  const engines = runs.map(label);
   const head = `| metric | aim | ${engines.join(' | ')} |\n|---|---|${engines.map(() => '---|').join('')}`;
   const cell = (r: RunResult, f: (m: Metrics) => number) => `${f2(f(r.metrics))} (${f2(f(r.heldOut))})`;
   const rows = (title: string, count: (m: Metrics) => number, defs: Row[]) => [
@@ -107,6 +122,7 @@ function corpusSection(corpus: string, runs: RunResult[]): string {
   lines.push(
     `| /ask latency p50 / p95 (ms, sequential) | | ${runs.map((r) => `${r.askP50Ms} / ${r.askP95Ms}`).join(' | ')} |`,
   );
+  lines.push(`| answer model | | ${runs.map((r) => `\`${r.model ?? r.provider}\``).join(' | ')} |`);
   lines.push(`| indexing time (s, ${runs[0].indexing}) | | ${runs.map((r) => r.indexSeconds).join(' | ')} |`);
   lines.push(`| embedder | | ${runs.map((r) => `\`${r.embedder}\``).join(' | ')} |`);
   lines.push(`| run on | | ${runs.map((r) => r.date).join(' | ')} |`);
@@ -142,23 +158,42 @@ function corpusSection(corpus: string, runs: RunResult[]): string {
               .join('; ');
       return `| ${i.id} | ${i.kind} | ${esc(what)} | \`${esc(i.query).slice(0, 100)}\` |`;
     });
-    return `Misses on ${r.engine} (${bad.length}):\n\n| item | kind | miss | query searched |\n|---|---|---|---|\n${lines.join('\n')}`;
+    return `Misses on ${label(r)} (${bad.length}):\n\n| item | kind | miss | query searched |\n|---|---|---|---|\n${lines.join('\n')}`;
   });
 
   const curve = runs.filter((r) => r.marginCurve.length);
+  const pa = (x?: { precision: number; answered: number }) =>
+    x ? `${f2(x.precision)} / ${f2(x.answered)}` : 'n/a';
   const curveTable = curve.length
     ? `Citation precision (cited page holds the answer phrase) / answered share of answerable items, replayed at other
-\`LOCAL_ANSWER_MIN_MARGIN\` values on the same passages:
+\`LOCAL_ANSWER_MIN_MARGIN\` values on the same passages: all items; the half looked at (even ids), which
+chooses the margin (the most answered with precision >= ${PRECISION_TARGET}); the held-out half (odd ids), which
+reports it.
 
-| LOCAL_ANSWER_MIN_MARGIN | ${curve.map((r) => r.engine).join(' | ')} |
-|---|${curve.map(() => '---|').join('')}
+| LOCAL_ANSWER_MIN_MARGIN | ${curve.map((r) => `${label(r)}: all | looked at | held out`).join(' | ')} |
+|---|${curve.map(() => '---|---|---|').join('')}
 ${curve[0].marginCurve
   .map(
     (p, i) =>
-      `| ${p.minMargin.toFixed(1)}${p.minMargin === 1.4 ? ' (default)' : ''} | ${curve
-        .map((r) => `${f2(r.marginCurve[i].precision)} / ${f2(r.marginCurve[i].answered)}`)
+      `| ${p.minMargin.toFixed(1)}${p.minMargin === DEFAULT_MARGIN ? ' (default)' : ''} | ${curve
+        .map((r) => {
+          const q = r.marginCurve[i];
+          const chosen = chooseMargin(r.marginCurve)?.minMargin === q.minMargin ? ' (chosen)' : '';
+          return `${pa(q)} | ${pa(q.lookedAt)}${chosen} | ${pa(q.heldOut)}`;
+        })
         .join(' | ')} |`,
   )
+  .join('\n')}
+
+${curve
+  .map((r) => {
+    const c = chooseMargin(r.marginCurve);
+    if (!c) return '';
+    return `${label(r)}: the margin chosen on the half looked at is ${c.minMargin.toFixed(1)}${
+      c.minMargin === DEFAULT_MARGIN ? ' (the default)' : ` (**the default is ${DEFAULT_MARGIN}**)`
+    }; on the held-out half it gives citation precision ${f2(c.heldOut!.precision)} with ${f2(c.heldOut!.answered)} of answerable items answered.`;
+  })
+  .filter(Boolean)
   .join('\n')}
 `
     : '';
@@ -177,6 +212,38 @@ ${byKind.join('\n')}
 
 ${curveTable}
 ${misses.join('\n\n')}
+`;
+}
+
+/** Every provider evaluated on a corpus, one row per (engine, provider): quality and time. */
+function providerTable(results: RunResult[]): string {
+  if (!results.some((r) => r.provider !== 'local')) return '';
+  const rows = [...results]
+    .sort(
+      (a, b) =>
+        a.corpus.localeCompare(b.corpus) ||
+        ENGINE_ORDER.indexOf(a.engine) - ENGINE_ORDER.indexOf(b.engine) ||
+        a.provider.localeCompare(b.provider),
+    )
+    .map((r) => {
+      const m = r.metrics;
+      return `| ${r.corpus} | ${r.engine} | ${r.provider} | \`${r.model ?? r.provider}\` | ${f2(m.answerHasPhrase)} | ${f2(
+        m.citesPage,
+      )} | ${f2(m.citationPrecisionPhrase)} | ${f2(m.unanswerableNoCitation)} | ${f2(m.answerableRefused)} | ${sec(
+        r.ttftP50Ms,
+      )} / ${sec(r.ttftP95Ms)} | ${sec(r.askP50Ms)} / ${sec(r.askP95Ms)} | ${r.errors ?? 0} | ${r.date} |`;
+    });
+  return `## Answer providers side by side
+
+Same corpus, index and retrieval; only the answer provider differs (\`npm run eval -- --provider local|local-llm|openai\`).
+Quality on single-document items (all items; see each corpus section for the held-out half). Times are measured by
+the client over SSE, one question at a time, on this shared 2-core machine: to the first \`delta\` event and to the
+\`done\` event. Aims for the 1.5B model on 2 cores (issue 15): phrase >= 0.60, right page >= 0.85, unanswerable
+declined >= 0.85, first delta p95 <= 15 s.
+
+| corpus | engine | provider | model | answer contains phrase | cites right page | citation precision | unanswerable declined | answerable refused | first delta p50 / p95 | total p50 / p95 | errors | run on |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
 `;
 }
 
@@ -202,9 +269,11 @@ pipeline: S3 -> POST /index -> Temporal workflows). Options: \`--engine embedded
 \`EVAL_VERBOSE=1\`, \`EVAL_WRITE=0\`. Each run writes \`bench/eval/results/<corpus>.<engine>.<provider>.json\`
 (every item with its query, top 5, answer and citations); this page is rendered from those files.
 
-Every item goes through \`POST /api/v1/document_proxy/ask\` with the **local provider** (local rewriter and
-reranker, extractive answerer, the embedder named in each table) and default settings (retrievalLimit 8,
-minimumSimilarityScore 0), with its \`pastMessages\` where it has them.
+Every item goes through \`POST /api/v1/document_proxy/ask\` (Server-Sent Events) with default settings
+(retrievalLimit 8, minimumSimilarityScore 0) and its \`pastMessages\` where it has them. Columns are per
+search engine with the **local provider** (local rewriter and reranker, extractive answerer, the embedder named
+in each table) unless they name another answer provider (\`--provider local-llm|openai\`: the local GGUF model or
+an OpenAI-compatible server, with their own rewriter; [answer-providers.md](answer-providers.md)).
 
 Definitions:
 
@@ -217,6 +286,9 @@ Definitions:
 - Phrase checks use the normalisation of the corpora's \`verify_qa.sh\` (numbers with or without
   thousands separators).
 - The held-out half (odd-numbered ids) was not looked at when weights were chosen; the even half was.
+  Numbers for all items are in-sample for the dev corpus (the extractive answerer's patterns and weights
+  were developed on it); the held-out half and the similar corpus are the out-of-sample numbers.
 
+${providerTable(results)}
 ${sections.join('\n')}`;
 }

@@ -3,17 +3,36 @@
  *   npm run eval                                   (both corpora, both engines, indexing pipeline)
  *   npm run eval -- --engine embedded --corpus similar
  *   npm run eval -- --indexing direct              (seed through the SearchIndex port: no Temporal/S3)
- * Options also come from EVAL_ENGINE, EVAL_CORPUS, EVAL_INDEXING (comma lists allowed);
- * EVAL_WRITE=0 prints only; EVAL_VERBOSE=1 logs every item.
- * Every QA item goes through POST /ask (local provider) with its pastMessages. Each (corpus, engine,
+ *   npm run eval -- --provider local-llm           (answers by the local GGUF model, LLM_MODEL_PATH)
+ *   npm run eval -- --provider openai              (answers by OPENAI_BASE_URL / OPENAI_MODEL)
+ * Options also come from EVAL_ENGINE, EVAL_CORPUS, EVAL_INDEXING, EVAL_PROVIDER (comma lists allowed
+ * except for the provider); EVAL_WRITE=0 prints only; EVAL_VERBOSE=1 logs every item.
+ * Every QA item goes through POST /ask as Server-Sent Events (time to the first delta and to done)
+ * with its pastMessages, answered by the provider (`local`: extractive, the default). Answers of
+ * the generative providers are cached per question (dist/rag-bench/eval-cache), so a stopped run
+ * resumes where it was and an unchanged rerun is free. Each (corpus, engine,
  * provider) run is written to bench/eval/results/<corpus>.<engine>.<provider>.json, and
  * docs/evaluation.md is rendered from every results file there (see bench/eval/report.ts). */
 import '../rag/env';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EMBEDDER, Embedder, GenerateInput, GENERATOR, Generator, RERANKER, Reranker } from '@docqa/llm';
+import {
+  EMBEDDER,
+  Embedder,
+  GenerateInput,
+  GENERATOR,
+  Generator,
+  llmModelPath,
+  RERANKER,
+  Reranker,
+  REWRITER,
+  Rewriter,
+} from '@docqa/llm';
 import type { SearchHit, SearchIndex, SearchQuery } from '@docqa/search';
 import { pgOf, searchIndexOf } from '../../test/support/seed';
+import { postSse } from '../../test/support/sse';
+import { AnswerCache, codeHash } from './answer-cache';
+import { EvalProvider, PROVIDERS, providerEnv } from './providers';
 import {
   Corpus,
   CORPORA,
@@ -38,8 +57,8 @@ export interface EvalOptions {
   engines: Engine[];
   corpora: Corpus[];
   indexing: Indexing;
-  /** Answer provider; only the local provider exists today. */
-  provider: string;
+  /** Answer provider: `local` (extractive), `local-llm`, `openai`. */
+  provider: EvalProvider;
   write: boolean;
   verbose: boolean;
 }
@@ -73,7 +92,7 @@ export function parseOptions(): EvalOptions {
     engines,
     corpora: corpusNames.map((n) => CORPORA[n]),
     indexing: indexing[0],
-    provider: 'local',
+    provider: list(option('provider', 'EVAL_PROVIDER', 'local'), PROVIDERS, 'provider')[0],
     write: process.env.EVAL_WRITE !== '0',
     verbose: !!process.env.EVAL_VERBOSE,
   };
@@ -84,6 +103,36 @@ interface Observed {
   query?: SearchQuery;
   hits?: SearchHit[];
   generated?: GenerateInput;
+}
+
+/**
+ * For a generative provider: the per-question answer cache around the app's generator and rewriter,
+ * scoped by everything that could change an answer (provider, model file, budgets, generation code).
+ */
+function answerCache(h: Harness, corpus: Corpus, o: EvalOptions): AnswerCache | undefined {
+  if (o.provider === 'local') return undefined;
+  const generator = h.app.api.app.get<Generator>(GENERATOR);
+  const cfg = h.app.cfg;
+  const model = o.provider === 'local-llm' ? llmModelPath(cfg) : cfg.openaiModel;
+  const scope = {
+    provider: o.provider,
+    model: o.provider === 'local-llm' ? `${path.basename(model)}:${fs.statSync(model).size}` : model,
+    budget: cfg.promptTokenBudget,
+    maxTokens: cfg.llmMaxAnswerTokens,
+    code: codeHash(
+      ['grounded', 'llama', 'openai'].map((d) =>
+        path.join(ROOT, 'dist/rag-bench/libs/llm/src/generation', d),
+      ),
+    ),
+  };
+  const cache = new AnswerCache(
+    path.join(ROOT, `dist/rag-bench/eval-cache/${corpus.name}.${h.engine}.${o.provider}.jsonl`),
+    scope,
+  );
+  cache.wrapGenerator(generator);
+  cache.wrapRewriter(h.app.api.app.get<Rewriter>(REWRITER));
+  log(`${corpus.name}: answer cache ${cache.size} entries (${JSON.stringify(scope)})`);
+  return cache;
 }
 
 const observed = new WeakMap<Harness, Observed>();
@@ -135,6 +184,7 @@ async function pageTexts(h: Harness, docSetName: string): Promise<Map<string, st
 }
 
 export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions): Promise<RunResult> {
+  const cache = answerCache(h, corpus, o);
   const seen = observe(h);
   const pages = await pageTexts(h, corpus.docSetName);
   const pageHasPhrase = (r: PageRef, phrase: string) =>
@@ -143,21 +193,31 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
   const replays: Replay[] = [];
   // Tuning aid: EVAL_DUMP_INPUTS=<dir> keeps what every /ask call handed the generator.
   const dumped: Array<{ item: QaItem; input: GenerateInput | null }> = [];
-  for (const item of loadQa(corpus.dir)) {
+  const qa = loadQa(corpus.dir);
+  for (const [n, item] of qa.entries()) {
     for (const k of Object.keys(seen) as Array<keyof Observed>) delete seen[k];
-    const t0 = Date.now();
-    const res = await h.app.client.post(
+    if (cache) cache.current = { hit: false };
+    const res = await postSse(
+      h.app,
       '/api/v1/document_proxy/ask',
       {
         question: item.question,
         docSetNames: [corpus.docSetName],
         ...(item.pastMessages ? { pastMessages: item.pastMessages } : {}),
+        stream: true,
       },
-      { token: h.token },
+      { token: h.token, timeoutMs: 30 * 60_000 },
     );
-    const ms = Date.now() - t0;
     if (res.status !== 200) throw new Error(`${item.id}: ${res.status} ${res.text}`);
-    const { answer, citations } = res.body as { answer: string; citations: PageRef[] };
+    const done = res.events.find((e) => e.event === 'done');
+    const failed = res.events.find((e) => e.event === 'error');
+    let ttftMs = res.events.find((e) => e.event === 'delta')?.at;
+    let ms = (done ?? failed ?? res.events.at(-1))?.at ?? 0;
+    const cachedTiming = cache?.current.hit ? cache.timing() : undefined;
+    if (cachedTiming) ({ ttftMs, totalMs: ms } = cachedTiming);
+    else if (done) cache?.recordTiming({ ttftMs, totalMs: ms });
+    const answer: string = done?.data.answer ?? '';
+    const citations: PageRef[] = res.events.find((e) => e.event === 'citations')?.data.citations ?? [];
     // What the answerer was given (after reranking and diversity); the search hits when it was not called.
     const retrieved: PageRef[] = seen.generated
       ? seen.generated.passages.map((p) => ({ fileName: p.fileName, pageNumber: p.pageNumber }))
@@ -172,10 +232,20 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
       cited,
       top: retrieved.slice(0, 5).map((r) => `${r.fileName}#${r.pageNumber}`),
       ms,
+      ttftMs,
+      ...(cache?.current.hit ? { cached: true } : {}),
+      ...(failed ? { error: String(failed.data.errorCode) } : {}),
     });
     if (score.cls !== 'unanswerable' && seen.generated) replays.push({ item, input: seen.generated });
     dumped.push({ item, input: seen.generated ? { ...seen.generated, signal: undefined } : null });
     if (o.verbose) log(`${corpus.name} ${itemLine(items[items.length - 1])}`);
+    else if (o.provider !== 'local') {
+      const r = items[items.length - 1];
+      log(
+        `${corpus.name} ${n + 1}/${qa.length} ${r.id} ${r.cached ? 'cached' : `${(ms / 1000).toFixed(1)} s`}` +
+          `${r.error ? ` error ${r.error}` : ''} cites page ${r.citesPage ?? '-'} phrase ${r.answerHasPhrase ?? '-'}`,
+      );
+    }
   }
   if (process.env.EVAL_DUMP_INPUTS) {
     fs.mkdirSync(process.env.EVAL_DUMP_INPUTS, { recursive: true });
@@ -185,17 +255,26 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
     );
   }
   const sorted = items.map((r) => r.ms).sort((a, b) => a - b);
+  const ttft = items
+    .map((r) => r.ttftMs)
+    .filter((x): x is number => typeof x === 'number')
+    .sort((a, b) => a - b);
   const embedder = h.app.api.app.get<Embedder>(EMBEDDER);
+  const generator = h.app.api.app.get<Generator>(GENERATOR);
   return {
     corpus: corpus.name,
     engine: h.engine,
     provider: o.provider,
+    model: o.provider === 'local-llm' ? path.basename(llmModelPath(h.app.cfg)) : generator.defaultModel,
     indexing: h.indexing,
     embedder: embedder.modelName,
     date: new Date().toISOString().slice(0, 10),
     indexSeconds: Math.round(h.indexSecondsOf[corpus.name]),
     askP50Ms: percentile(sorted, 50),
     askP95Ms: percentile(sorted, 95),
+    ttftP50Ms: percentile(ttft, 50),
+    ttftP95Ms: percentile(ttft, 95),
+    errors: items.filter((i) => i.error).length,
     metrics: aggregate(items),
     heldOut: aggregate(items.filter((i) => i.heldOut)),
     marginCurve: o.provider === 'local' ? marginCurve(replays, pageHasPhrase) : [],
@@ -216,8 +295,16 @@ async function main() {
   const o = parseOptions();
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   for (const engine of o.engines) {
-    const h = await startHarness({ engine, indexing: o.indexing, corpora: o.corpora });
+    const h = await startHarness({
+      engine,
+      indexing: o.indexing,
+      corpora: o.corpora,
+      env: providerEnv(o.provider),
+    });
     try {
+      const answering = h.app.api.app.get<Generator>(GENERATOR).provider;
+      if (answering !== o.provider)
+        throw new Error(`--provider ${o.provider}, but the app answers with ${answering}`);
       for (const corpus of o.corpora) {
         const result = await evaluateCorpus(h, corpus, o);
         const m = result.metrics;

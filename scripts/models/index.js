@@ -2,6 +2,7 @@
 //
 //   npm run models:install                 # the default kinds (the embedder)
 //   npm run models:install -- embedder     # named kinds
+//   npm run models:install -- llm          # the local generative model (1.1 GB; not a default kind)
 //   npm run models:install -- --force      # rebuild even when installed
 //   npm run models:install -- --status     # print what is installed, install nothing
 //
@@ -11,6 +12,7 @@ const { ProvisionError, step } = require('../setup/common');
 
 const KINDS = {
   embedder: require('./embedder'),
+  llm: require('./llm'),
 };
 const DEFAULT_KINDS = ['embedder'];
 

@@ -12,6 +12,8 @@ import {
   pinoOptions,
   shutdownTracker,
   TemporalModule,
+  WORK_DRAINER,
+  WorkDrainer,
 } from '@docqa/common';
 import { DbModule } from '@docqa/db';
 import { LlmModule } from '@docqa/llm';
@@ -44,7 +46,10 @@ if (require.main === module) {
   startWorker(cfg)
     .then((app) => {
       handleShutdownSignals({
-        stop: () => shutdownTracker.step('application modules', () => app.close()),
+        stop: async () => {
+          await app.get<WorkDrainer>(WORK_DRAINER).drain();
+          await shutdownTracker.step('application modules', () => app.close());
+        },
         timeoutMs: cfg.shutdownTimeoutMs,
       });
     })

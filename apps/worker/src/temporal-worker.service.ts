@@ -11,7 +11,7 @@ import {
   Worker,
 } from '@temporalio/worker';
 import * as path from 'node:path';
-import { activityMonitor, APP_CONFIG, AppConfig, shutdownTracker } from '@docqa/common';
+import { activityMonitor, APP_CONFIG, AppConfig, shutdownTracker, WorkDrainer } from '@docqa/common';
 import { activitiesOf } from '@docqa/indexing';
 import { ACTIVITY_CLASSES } from './activities';
 import { temporalTelemetryOptions } from './temporal-metrics';
@@ -41,11 +41,12 @@ class MonitoredActivity implements ActivityInboundCallsInterceptor {
  * bound into the worker's activity map. Stops with the application.
  */
 @Injectable()
-export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicationShutdown, WorkDrainer {
   private readonly logger = new Logger('TemporalWorker');
   private worker?: Worker;
   private connection?: NativeConnection;
   private running?: Promise<void>;
+  private draining?: Promise<void>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly cfg: AppConfig,
@@ -91,7 +92,20 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
     this.logger.log(`worker polling task queue ${this.cfg.temporalTaskQueue}`);
   }
 
+  /**
+   * Stops polling, lets running activities finish within the grace time, then cancels them (each
+   * stops within CANCEL_GRACE_MS); called before the application's modules close (WORK_DRAINER).
+   */
+  drain(): Promise<void> {
+    this.draining ??= this.stopWorker();
+    return this.draining;
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    await this.drain();
+  }
+
+  private async stopWorker(): Promise<void> {
     activityMonitor.detach(this.cfg.temporalTaskQueue);
     await shutdownTracker.step(
       'temporal worker',

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WORK_DRAINER } from '@docqa/common';
 import { IndexingModule } from '@docqa/indexing';
 import { ACTIVITY_CLASSES } from './activities';
 import { TemporalWorkerService } from './temporal-worker.service';
@@ -7,5 +8,13 @@ import { TemporalWorkerService } from './temporal-worker.service';
  * Hosts the Temporal worker; imported by the worker app, and by the API in embedded mode. The
  * modules imported here provide what the activity classes depend on.
  */
-@Module({ imports: [IndexingModule], providers: [...ACTIVITY_CLASSES, TemporalWorkerService] })
+@Module({
+  imports: [IndexingModule],
+  providers: [
+    ...ACTIVITY_CLASSES,
+    TemporalWorkerService,
+    { provide: WORK_DRAINER, useExisting: TemporalWorkerService },
+  ],
+  exports: [WORK_DRAINER],
+})
 export class WorkerModule {}

@@ -24,6 +24,7 @@ import { CohereTitler } from './generation/cohere/cohere.titler';
 import {
   Generator,
   GENERATOR,
+  GENERATORS,
   LOCAL_GENERATOR,
   Reranker,
   RERANKER,
@@ -32,10 +33,30 @@ import {
   TITLER,
   Titler,
 } from './generation/generation.port';
+import { LlamaRewriter, LlamaTitler } from './generation/llama/llama.chat';
+import { LlamaGenerator } from './generation/llama/llama.generator';
+import { defaultLlmModelPath, LlamaRuntime } from './generation/llama/llama-runtime';
 import { LocalGenerator } from './generation/local/local.generator';
 import { LocalReranker } from './generation/local/local.reranker';
 import { LocalRewriter } from './generation/local/local.rewriter';
 import { LocalTitler } from './generation/local/local.titler';
+import { OpenAiConnection } from './generation/openai/openai-client';
+import { OpenAiRewriter, OpenAiTitler } from './generation/openai/openai.chat';
+import { OpenAiGenerator } from './generation/openai/openai.generator';
+
+/** The local generative model's runtime (one per process; loaded on first use). */
+export const LLAMA_RUNTIME = Symbol('LLAMA_RUNTIME');
+
+/** Which model answers, rewrites and titles: ANSWER_PROVIDER with `auto` resolved. */
+export type AnswerProvider = 'extractive' | 'local-llm' | 'openai' | 'cohere';
+
+/**
+ * The provider of the embedded mode (nothing configured): chosen from the evaluation numbers, see
+ * docs/decisions.md. When its model file is missing, answers fall back to the extractive provider.
+ */
+export const EMBEDDED_DEFAULT_PROVIDER: 'extractive' | 'local-llm' = 'extractive';
+
+const log = new Logger('LlmModule');
 
 /**
  * The embedder the configuration asks for: Cohere when COHERE_API_KEY is set, else the local one
@@ -95,20 +116,120 @@ function cohere(cfg: AppConfig): CohereConnection | undefined {
   return cfg.cohereApiKey ? { apiKey: cfg.cohereApiKey, baseUrl: cfg.cohereBaseUrl } : undefined;
 }
 
-/** Answer generator: Cohere chat with documents when COHERE_API_KEY is set, else the local extractive one. */
-export function createGenerator(cfg: AppConfig, local: Generator): Generator {
-  const c = cohere(cfg);
-  return c ? new CohereGenerator({ ...c, model: cfg.cohereChatModel }) : local;
+function openAi(cfg: AppConfig): OpenAiConnection | undefined {
+  if (!cfg.openaiBaseUrl && !cfg.openaiApiKey) return undefined;
+  return {
+    baseUrl: cfg.openaiBaseUrl,
+    apiKey: cfg.openaiApiKey,
+    model: cfg.openaiModel,
+    timeoutMs: cfg.openaiTimeoutMs,
+    maxAttempts: cfg.openaiMaxAttempts,
+  };
 }
 
-export function createRewriter(cfg: AppConfig): Rewriter {
-  const c = cohere(cfg);
-  return c ? new CohereRewriter({ ...c, model: cfg.cohereChatModel }) : new LocalRewriter();
+/**
+ * ANSWER_PROVIDER with `auto` resolved: Cohere when COHERE_API_KEY is set, else OpenAI-compatible
+ * when OPENAI_BASE_URL or OPENAI_API_KEY is set, else EMBEDDED_DEFAULT_PROVIDER. An explicit
+ * provider whose settings are missing is a configuration error (the process does not start).
+ */
+export function resolveAnswerProvider(cfg: AppConfig): AnswerProvider {
+  const p = cfg.answerProvider ?? 'auto';
+  if (p === 'cohere' && !cohere(cfg)) {
+    throw new ConfigError('Invalid configuration: ANSWER_PROVIDER=cohere needs COHERE_API_KEY');
+  }
+  if (p === 'openai' && !openAi(cfg)) {
+    throw new ConfigError(
+      'Invalid configuration: ANSWER_PROVIDER=openai needs OPENAI_BASE_URL or OPENAI_API_KEY',
+    );
+  }
+  if (p !== 'auto') return p;
+  if (cohere(cfg)) return 'cohere';
+  if (openAi(cfg)) return 'openai';
+  return EMBEDDED_DEFAULT_PROVIDER;
 }
 
-export function createTitler(cfg: AppConfig): Titler {
+/** The GGUF the local generative model loads: LLM_MODEL_PATH, else where `models:install -- llm` puts it. */
+export function llmModelPath(cfg: AppConfig): string {
+  return cfg.llmModelPath ?? defaultLlmModelPath(docqaCacheDir(cfg.docqaCacheDir));
+}
+
+export function createLlamaRuntime(cfg: AppConfig): LlamaRuntime {
+  return new LlamaRuntime({
+    modelPath: llmModelPath(cfg),
+    contextSize: cfg.llmContextSize,
+    threads: cfg.llmThreads,
+    timeoutMs: cfg.llmTimeoutMs,
+    maxQueue: cfg.llmMaxQueue,
+  });
+}
+
+export function createLlamaGenerator(cfg: AppConfig, runtime: LlamaRuntime): LlamaGenerator {
+  return new LlamaGenerator(runtime, {
+    promptTokenBudget: cfg.promptTokenBudget,
+    maxAnswerTokens: cfg.llmMaxAnswerTokens,
+  });
+}
+
+/**
+ * Every generator `config.model` may name: extractive and local-llm always (local-llm answers 503
+ * while its file is missing), OpenAI-compatible and Cohere when configured.
+ */
+export function createGenerators(cfg: AppConfig, local: LocalGenerator, runtime: LlamaRuntime): Generator[] {
+  const list: Generator[] = [local, createLlamaGenerator(cfg, runtime)];
+  const o = openAi(cfg);
+  if (o) list.push(new OpenAiGenerator({ ...o, promptTokenBudget: cfg.promptTokenBudget }));
   const c = cohere(cfg);
-  return c ? new CohereTitler({ ...c, model: cfg.cohereChatModel }) : new LocalTitler();
+  if (c) list.push(new CohereGenerator({ ...c, model: cfg.cohereChatModel }));
+  return list;
+}
+
+/** The default answer generator: the resolved provider's (one of `generators`). */
+export function createGenerator(cfg: AppConfig, generators: Generator[], runtime: LlamaRuntime): Generator {
+  const provider = resolveAnswerProvider(cfg);
+  const pick = (p: Generator['provider']) => generators.find((g) => g.provider === p) as Generator;
+  switch (provider) {
+    case 'cohere':
+      return pick('cohere');
+    case 'openai':
+      return pick('openai');
+    case 'local-llm':
+      if (cfg.answerProvider === 'auto' && !runtime.installed()) {
+        log.warn(
+          `the local language model is not installed (${llmModelPath(cfg)}): answers use the extractive provider; ` +
+            'run `npm run models:install -- llm` to install it',
+        );
+        return pick('local');
+      }
+      return pick('local-llm');
+    default:
+      return pick('local');
+  }
+}
+
+export function createRewriter(cfg: AppConfig, runtime: LlamaRuntime, generator: Generator): Rewriter {
+  switch (generator.provider) {
+    case 'cohere':
+      return new CohereRewriter({ ...(cohere(cfg) as CohereConnection), model: cfg.cohereChatModel });
+    case 'openai':
+      return new OpenAiRewriter(openAi(cfg) as OpenAiConnection);
+    case 'local-llm':
+      return new LlamaRewriter(runtime);
+    default:
+      return new LocalRewriter();
+  }
+}
+
+export function createTitler(cfg: AppConfig, runtime: LlamaRuntime, generator: Generator): Titler {
+  switch (generator.provider) {
+    case 'cohere':
+      return new CohereTitler({ ...(cohere(cfg) as CohereConnection), model: cfg.cohereChatModel });
+    case 'openai':
+      return new OpenAiTitler(openAi(cfg) as OpenAiConnection);
+    case 'local-llm':
+      return new LlamaTitler(runtime);
+    default:
+      return new LocalTitler();
+  }
 }
 
 /**
@@ -123,9 +244,10 @@ export function createReranker(cfg: AppConfig): Reranker | null {
 
 /**
  * Binds the model ports. EMBEDDING_SPACE (model name + dimensions) is what SearchModule needs to
- * pick its index version, so the index and the embedder can never disagree. GENERATOR, REWRITER,
- * TITLER and RERANKER follow the same rule as the embedder: Cohere when COHERE_API_KEY is set,
- * else local; LOCAL_GENERATOR is always the local one (`config.model: "local"`).
+ * pick its index version, so the index and the embedder can never disagree. GENERATOR, REWRITER
+ * and TITLER follow ANSWER_PROVIDER (see resolveAnswerProvider); GENERATORS are all the generators
+ * `config.model` may pick; LOCAL_GENERATOR is always the extractive one (`config.model: "local"`).
+ * The local generative model is loaded by the first call that needs it and freed at shutdown.
  */
 @Global()
 @Module({
@@ -136,13 +258,29 @@ export function createReranker(cfg: AppConfig): Reranker | null {
       inject: [EMBEDDER],
       useFactory: (e: Embedder): EmbeddingSpace => ({ modelName: e.modelName, dimensions: e.dimensions }),
     },
+    { provide: LLAMA_RUNTIME, inject: [APP_CONFIG], useFactory: createLlamaRuntime },
     { provide: LOCAL_GENERATOR, inject: [APP_CONFIG], useFactory: createLocalGenerator },
-    { provide: GENERATOR, inject: [APP_CONFIG, LOCAL_GENERATOR], useFactory: createGenerator },
-    { provide: REWRITER, inject: [APP_CONFIG], useFactory: createRewriter },
-    { provide: TITLER, inject: [APP_CONFIG], useFactory: createTitler },
+    {
+      provide: GENERATORS,
+      inject: [APP_CONFIG, LOCAL_GENERATOR, LLAMA_RUNTIME],
+      useFactory: createGenerators,
+    },
+    { provide: GENERATOR, inject: [APP_CONFIG, GENERATORS, LLAMA_RUNTIME], useFactory: createGenerator },
+    { provide: REWRITER, inject: [APP_CONFIG, LLAMA_RUNTIME, GENERATOR], useFactory: createRewriter },
+    { provide: TITLER, inject: [APP_CONFIG, LLAMA_RUNTIME, GENERATOR], useFactory: createTitler },
     { provide: RERANKER, inject: [APP_CONFIG], useFactory: createReranker },
     EmbedderCloser,
   ],
-  exports: [EMBEDDER, EMBEDDING_SPACE, LOCAL_GENERATOR, GENERATOR, REWRITER, TITLER, RERANKER],
+  exports: [
+    EMBEDDER,
+    EMBEDDING_SPACE,
+    LLAMA_RUNTIME,
+    LOCAL_GENERATOR,
+    GENERATORS,
+    GENERATOR,
+    REWRITER,
+    TITLER,
+    RERANKER,
+  ],
 })
 export class LlmModule {}

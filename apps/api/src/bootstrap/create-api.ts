@@ -1,4 +1,4 @@
-import { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { DynamicModule, INestApplication, INestApplicationContext, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -17,6 +17,8 @@ import {
   renderError,
   shutdownTracker,
   surfaceOf,
+  WORK_DRAINER,
+  WorkDrainer,
   toDomainError,
 } from '@docqa/common';
 import { AppModule } from '../app.module';
@@ -111,6 +113,15 @@ export function buildOpenApi(app: INestApplication): void {
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
 }
 
+/** The in-process Temporal worker, when this app hosts one (embedded mode, tests). */
+export function drainerOf(app: INestApplicationContext): WorkDrainer | undefined {
+  try {
+    return app.get<WorkDrainer>(WORK_DRAINER, { strict: false });
+  } catch {
+    return undefined;
+  }
+}
+
 /** Creates the Nest app, listens with HTTPS and with the refusing plain-HTTP listener. */
 export async function createApi(
   cfg: AppConfig,
@@ -181,6 +192,8 @@ export async function createApi(
         await stopped;
         clearTimeout(force);
       });
+      // The in-process worker (embedded mode) stops before the modules its activities use.
+      await drainerOf(app)?.drain();
       await shutdownTracker.step('application modules', () => app.close());
     },
   };

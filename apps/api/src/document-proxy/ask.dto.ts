@@ -70,8 +70,10 @@ export class AskConfigDto {
 
   @ApiPropertyOptional({
     description:
-      'Answer model. `local` is the built-in extractive answerer (always available); the Cohere names need ' +
-      'COHERE_API_KEY (503 CAPABILITY_DISABLED otherwise). Default: the configured provider (COHERE_CHAT_MODEL or `local`).',
+      'Answer model. `local` is the built-in extractive answerer (always available); `local-llm` the local ' +
+      'generative model (503 CAPABILITY_DISABLED while it is not installed); `openai` the OpenAI-compatible server ' +
+      '(OPENAI_BASE_URL / OPENAI_API_KEY, model OPENAI_MODEL); the Cohere names need COHERE_API_KEY (503 ' +
+      'CAPABILITY_DISABLED otherwise). Default: the configured provider (ANSWER_PROVIDER).',
     enum: allowedAskModels(),
   })
   @IsOptional()

@@ -61,6 +61,19 @@ export interface AppConfig {
   cohereRerankModel?: string;
   sseKeepaliveMs: number;
   localAnswerMinMargin: string;
+  answerProvider: 'auto' | 'extractive' | 'local-llm' | 'openai' | 'cohere';
+  openaiBaseUrl?: string;
+  openaiApiKey?: string;
+  openaiModel: string;
+  openaiTimeoutMs: number;
+  openaiMaxAttempts: number;
+  llmModelPath?: string;
+  llmContextSize: number;
+  llmThreads?: number;
+  llmMaxAnswerTokens: number;
+  llmTimeoutMs: number;
+  llmMaxQueue: number;
+  promptTokenBudget: number;
   localEmbedder: 'auto' | 'minilm' | 'hashing';
   localEmbedderModelDir?: string;
   localEmbedderThreads: number;
@@ -140,6 +153,7 @@ export function loadConfig(env: Raw = process.env): AppConfig {
   }
   const cfg = out as unknown as AppConfig;
   cfg.dataDir = path.resolve(cfg.dataDir);
+  if (cfg.llmModelPath) cfg.llmModelPath = path.resolve(cfg.llmModelPath);
   if (!!cfg.tlsCertFile !== !!cfg.tlsKeyFile) {
     throw new ConfigError('Invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE must be set together');
   }

@@ -277,6 +277,92 @@ export const CONFIG_VARIABLES = [
       'Local provider: how much better the best answer sentence must score than the best sentence of any other page before the answer cites it; below it the answer says it found no clear answer. Lower answers more questions with less precise citations (see docs/evaluation.md). A number >= 1.',
   },
   {
+    name: 'ANSWER_PROVIDER',
+    kind: 'enum',
+    values: ['auto', 'extractive', 'local-llm', 'openai', 'cohere'],
+    default: 'auto',
+    description:
+      'Model behind answers, query rewriting and titles. `auto`: Cohere when COHERE_API_KEY is set, else the OpenAI-compatible server when OPENAI_BASE_URL or OPENAI_API_KEY is set, else the embedded default (see docs/decisions.md). `extractive`: sentences lifted from the passages (no model). `local-llm`: the GGUF model at LLM_MODEL_PATH, run in the API process. `/ask` may still pick another configured provider with `config.model`.',
+  },
+  {
+    name: 'OPENAI_BASE_URL',
+    kind: 'url',
+    description:
+      'Base URL of an OpenAI-compatible chat completions API (vLLM, Ollama, llama.cpp server, LM Studio: e.g. `http://llm.internal:8000/v1`). Unset with OPENAI_API_KEY set: https://api.openai.com/v1.',
+  },
+  {
+    name: 'OPENAI_API_KEY',
+    kind: 'string',
+    secret: true,
+    description:
+      'API key sent as a bearer token to OPENAI_BASE_URL (any non-empty value for servers without keys).',
+  },
+  {
+    name: 'OPENAI_MODEL',
+    kind: 'string',
+    default: 'gpt-4o-mini',
+    description: 'Chat model name on the OpenAI-compatible server (answers, query rewriting, titles).',
+  },
+  {
+    name: 'OPENAI_TIMEOUT_MS',
+    kind: 'int',
+    default: '60000',
+    description:
+      'Time limit of one request to the OpenAI-compatible server (a streamed answer: until its last byte).',
+  },
+  {
+    name: 'OPENAI_MAX_ATTEMPTS',
+    kind: 'int',
+    default: '4',
+    description:
+      'Attempts of one request on 408/409/429/5xx and network errors, waiting as Retry-After says (else exponential backoff). A stream is only retried before it started.',
+  },
+  {
+    name: 'LLM_MODEL_PATH',
+    kind: 'path',
+    description:
+      'GGUF file of the local generative model (`local-llm`). Unset: DOCQA_CACHE_DIR/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf, where `npm run models:install -- llm` puts Qwen2.5-Coder-1.5B-Instruct Q4_K_M; any chat GGUF that llama.cpp runs may be named instead. A missing file answers 503 CAPABILITY_DISABLED for `local-llm` (never a 500).',
+  },
+  {
+    name: 'LLM_CONTEXT_SIZE',
+    kind: 'int',
+    default: '4096',
+    description: 'Context window (tokens) of the local generative model: prompt plus answer.',
+  },
+  {
+    name: 'LLM_THREADS',
+    kind: 'int',
+    description:
+      'CPU threads of the local generative model. Unset: what node-llama-cpp picks for the machine.',
+  },
+  {
+    name: 'LLM_MAX_ANSWER_TOKENS',
+    kind: 'int',
+    default: '160',
+    description: 'Longest answer the local generative model writes, in tokens.',
+  },
+  {
+    name: 'LLM_TIMEOUT_MS',
+    kind: 'int',
+    default: '120000',
+    description:
+      'Time limit of one local model call, waiting in its queue included; past it the answer fails with 503 DEPENDENCY_UNAVAILABLE (an `error` event when streaming).',
+  },
+  {
+    name: 'LLM_MAX_QUEUE',
+    kind: 'int',
+    default: '16',
+    description:
+      'Local model calls that may wait for the one model context; one more is refused with 503 DEPENDENCY_UNAVAILABLE instead of queueing for minutes.',
+  },
+  {
+    name: 'PROMPT_TOKEN_BUDGET',
+    kind: 'int',
+    default: '1500',
+    description:
+      'Tokens of retrieved passages a generative answer prompt (local-llm, openai) may hold: passages are taken best first and the last one trimmed to its most relevant sentences. Prompt processing dominates answer time on CPUs (about 150 tokens/s on 2 cores).',
+  },
+  {
     name: 'LOCAL_EMBEDDER',
     kind: 'enum',
     values: ['auto', 'minilm', 'hashing'],

@@ -60,6 +60,18 @@ export class ShutdownTracker {
 
 export const shutdownTracker = new ShutdownTracker();
 
+/**
+ * What takes work (the Temporal worker) stops before the modules it uses close: Nest destroys
+ * modules deepest first, so the PDF threads, the embedding model and the search index would
+ * otherwise go while activities still run on them. The api and worker bootstraps call `drain()`
+ * between closing their listeners and closing the application.
+ */
+export const WORK_DRAINER = Symbol('WORK_DRAINER');
+
+export interface WorkDrainer {
+  drain(): Promise<void>;
+}
+
 export interface ShutdownSignalOptions {
   /** The graceful stop of everything. */
   stop: () => Promise<void>;

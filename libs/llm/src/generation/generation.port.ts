@@ -9,6 +9,16 @@ export const TITLER = Symbol('TITLER');
 export const RERANKER = Symbol('RERANKER');
 /** The local extractive generator, always available (the `config.model` value `local`). */
 export const LOCAL_GENERATOR = Symbol('LOCAL_GENERATOR');
+/**
+ * Every generator `config.model` may pick: the extractive one, the local generative model (also
+ * when its file is missing: it then answers 503), and the configured remote providers.
+ */
+export const GENERATORS = Symbol('GENERATORS');
+
+/** `config.model` of the local generative model (node-llama-cpp, LLM_MODEL_PATH). */
+export const LOCAL_LLM_MODEL = 'local-llm';
+/** `config.model` of the OpenAI-compatible provider (its model is OPENAI_MODEL). */
+export const OPENAI_MODEL_ALIAS = 'openai';
 
 export type ChatRole = 'user' | 'assistant';
 
@@ -65,10 +75,16 @@ export interface GenerateInput {
 export type GenerationEvent = { type: 'text'; text: string } | { type: 'usage'; call: ModelCall };
 
 export interface Generator {
-  readonly provider: 'local' | 'cohere';
+  /** `local` is the extractive answerer (no model). */
+  readonly provider: 'local' | 'cohere' | 'openai' | 'local-llm';
   /** Model names this generator accepts in `GenerateInput.model`. */
   readonly models: readonly string[];
   readonly defaultModel: string;
+  /**
+   * Throws a DomainError (503 CAPABILITY_DISABLED) when the generator cannot answer at all, e.g. its
+   * model file is not installed. Called before an answer starts, so the caller gets a JSON error.
+   */
+  assertAvailable?(): void;
   generate(input: GenerateInput): AsyncIterable<GenerationEvent>;
 }
 

@@ -10,8 +10,10 @@ import {
   estimateTokens,
   GENERATOR,
   Generator,
-  LOCAL_GENERATOR,
+  GENERATORS,
+  LOCAL_LLM_MODEL,
   NO_ANSWER_TEXT,
+  OPENAI_MODEL_ALIAS,
   Passage,
   questionScope,
   QuestionScope,
@@ -31,7 +33,7 @@ import { UsageMeter } from './usage';
 
 /** Every model name `config.model` accepts, whichever provider is configured. */
 export function allowedAskModels(): string[] {
-  return ['local', ...COHERE_CHAT_MODELS];
+  return ['local', LOCAL_LLM_MODEL, OPENAI_MODEL_ALIAS, ...COHERE_CHAT_MODELS];
 }
 
 /**
@@ -75,7 +77,7 @@ export class AskService {
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     @Inject(REWRITER) private readonly rewriter: Rewriter,
     @Inject(GENERATOR) private readonly generator: Generator,
-    @Inject(LOCAL_GENERATOR) private readonly localGenerator: Generator,
+    @Inject(GENERATORS) private readonly generators: Generator[],
     @Inject(RERANKER) private readonly reranker: Reranker | null,
   ) {}
 
@@ -117,14 +119,26 @@ export class AskService {
     }
   }
 
+  /**
+   * The generator of `config.model` (the configured default when unset). A model whose provider
+   * is not configured, or whose local model file is missing, is 503 CAPABILITY_DISABLED.
+   */
   private generatorFor(model: string | undefined): Generator {
-    if (model === undefined || this.generator.models.includes(model)) return this.generator;
-    if (this.localGenerator.models.includes(model)) return this.localGenerator;
-    throw new DomainError(
-      ErrorCode.CAPABILITY_DISABLED,
-      `Model ${model} needs the Cohere provider, which is not configured (COHERE_API_KEY)`,
-      { field: 'config.model' },
-    );
+    const g =
+      model === undefined || this.generator.models.includes(model)
+        ? this.generator
+        : this.generators.find((x) => x.models.includes(model));
+    if (!g) {
+      const needs =
+        model === OPENAI_MODEL_ALIAS
+          ? 'the OpenAI-compatible provider, which is not configured (OPENAI_BASE_URL or OPENAI_API_KEY)'
+          : 'the Cohere provider, which is not configured (COHERE_API_KEY)';
+      throw new DomainError(ErrorCode.CAPABILITY_DISABLED, `Model ${model} needs ${needs}`, {
+        field: 'config.model',
+      });
+    }
+    g.assertAvailable?.();
+    return g;
   }
 
   private async *run(

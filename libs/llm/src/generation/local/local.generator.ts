@@ -43,26 +43,26 @@ export type QuestionType = 'howto' | 'numeric' | 'definition' | 'why' | 'other';
 export function questionType(question: string): QuestionType {
   const q = question.toLowerCase();
   if (
-    /\b(how many|how much|how long|how big|how large|roughly|what (size|value|number|percentage|unit|factor)|by what factor|default (value|size|unit))\b/.test(
+    /\b(how many|how much|how long|how big|how large|what (size|value|number|percentage|unit)|default (value|size|unit))\b/.test(
       q,
     )
   )
     return 'numeric';
   if (/^\s*why\b/.test(q)) return 'why';
   if (
-    /\bhow (do|can|should|would|could|to|does one)\b|\b(what|which) (command|option|macro|function|tag|flag|setting|key)\b|\bwhat .*\b(command line|option)\b/.test(
+    /\bhow (do|can|should|would|could|to|does one)\b|\b(what|which) (command|option|macro|function|tag|flag|setting|key)\b/.test(
       q,
     )
   )
     return 'howto';
-  if (/^\s*(what|who) (is|are|was|were)\b|\bwhat does\b.*\b(stand for|mean|treat)\b|\bdefin/.test(q))
+  if (/^\s*(what|who) (is|are|was|were)\b|\bwhat does\b.*\b(stand for|mean)\b|\bdefin/.test(q))
     return 'definition';
   return 'other';
 }
 
 /**
- * The term a definition question asks about: "What is a checkpoint in Mnesia?" -> `checkpoint`,
- * "What does IDL stand for?" -> `idl`.
+ * The term a definition question asks about: "What is a bucket in S3?" -> `bucket`,
+ * "What does TLS stand for?" -> `tls`.
  */
 export function definitionFocus(question: string): string | undefined {
   let m =
@@ -76,12 +76,10 @@ export function definitionFocus(question: string): string | undefined {
 
 /**
  * Stems of a question's scope phrase, which names where to look rather than what is asked: a
- * leading "According to X," or a short trailing "in X?" ("What is a checkpoint in Mnesia?").
+ * short trailing "in X?" or "according to X?" ("What is a bucket in S3?").
  */
 export function scopeStems(question: string): Set<string> {
   const out = new Set<string>();
-  const lead = /^\s*according to ([^,?]+),/i.exec(question);
-  if (lead) for (const w of words(lead[1])) out.add(stem(w));
   const tail = /\b(?:in|according to)\s+(?:the\s+)?([^,?]{1,40})\?\s*$/i.exec(question);
   if (tail && words(tail[1]).length <= 4) for (const w of words(tail[1])) out.add(stem(w));
   return out;
@@ -166,7 +164,7 @@ function abortError(signal: AbortSignal): unknown {
 /**
  * Deterministic extractive answerer (no model, no network). It scores every sentence of the
  * retrieved passages against the query terms — each weighted by how rare it is among those
- * sentences, scope terms ("in Mnesia", "According to X,") less — with a bonus for query bigrams
+ * sentences, scope terms (a trailing "in X?") less — with a bonus for query bigrams
  * kept in order, for holding the kind of answer asked for (a command for "how do I", a number for
  * "how many", "X is ..." for "what is X"), and priors for the passage's retrieval rank, its share
  * of the query and how much it reads as prose (an index page matches many words, answers none).
@@ -195,6 +193,11 @@ export class LocalGenerator implements Generator {
       ...o,
       several: { ...SEVERAL_DOCUMENTS, ...(o.several ?? {}) },
     };
+  }
+
+  /** LOCAL_ANSWER_MIN_MARGIN in effect. */
+  get minMargin(): number {
+    return this.o.minMargin;
   }
 
   async *generate(input: GenerateInput): AsyncIterable<GenerationEvent> {

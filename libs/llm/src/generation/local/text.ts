@@ -34,7 +34,7 @@ export function stem(w: string): string {
   return lightStem(w);
 }
 
-/** Whether a surface token looks like an identifier: `\kWh`, `disc_only_copies`, `mfrow`, `-O2`. */
+/** Whether a surface token looks like an identifier: `\section`, `max_connections`, `HttpClient`, `-O2`. */
 export function isIdentifierLike(token: string): boolean {
   return (
     /^\\[A-Za-z]+/.test(token) ||

@@ -1,0 +1,35 @@
+/* `npm run eval -- --provider <p>`: which answer provider the evaluated app uses. */
+
+/** `local` is the extractive answerer (the `config.model` value); the others are generative. */
+export const PROVIDERS = ['local', 'local-llm', 'openai'] as const;
+export type EvalProvider = (typeof PROVIDERS)[number];
+
+/**
+ * Environment of the evaluated app: ANSWER_PROVIDER, and the provider's settings from the
+ * environment of the run, as an operator would configure them (local-llm: LLM_MODEL_PATH, default
+ * the installed Qwen2.5-Coder-1.5B; openai: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL).
+ */
+export function providerEnv(provider: EvalProvider): Record<string, string> {
+  const env: Record<string, string> = { ANSWER_PROVIDER: provider === 'local' ? 'extractive' : provider };
+  const pass = [
+    'LLM_MODEL_PATH',
+    'LLM_THREADS',
+    'LLM_CONTEXT_SIZE',
+    'LLM_MAX_ANSWER_TOKENS',
+    'LLM_TIMEOUT_MS',
+    'PROMPT_TOKEN_BUDGET',
+    'OPENAI_BASE_URL',
+    'OPENAI_API_KEY',
+    'OPENAI_MODEL',
+    'OPENAI_TIMEOUT_MS',
+  ];
+  for (const k of pass) if (process.env[k]) env[k] = process.env[k] as string;
+  // Sequential questions on shared cores: one call may wait long for the model.
+  if (provider === 'local-llm') env.LLM_TIMEOUT_MS ??= String(20 * 60_000);
+  if (provider === 'openai' && !env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) {
+    throw new Error(
+      '--provider openai needs OPENAI_BASE_URL (and OPENAI_API_KEY, OPENAI_MODEL) in the environment',
+    );
+  }
+  return env;
+}

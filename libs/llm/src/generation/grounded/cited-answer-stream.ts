@@ -1,0 +1,123 @@
+import { NO_ANSWER_TEXT } from '../generation.port';
+import { NOT_FOUND_REPLY, PromptPassage } from './grounded-prompt';
+
+const MARKER = /^\s*\[(\d+)\] ?/;
+const PARTIAL_MARKER = /^\s*\[\d*$/;
+/** Where the next marker (or a possible start of one) begins in sentence text. */
+const NEXT_MARKER = /\[\d|\[$/;
+
+/**
+ * Turns a model's marker-first output (`[2] Sentence one. [1] Sentence two.`, labels as numbered
+ * in the prompt) into answer text with each sentence's marker after it, numbered as the caller's
+ * passages (`Sentence one. [7] Sentence two. [3]`), while it streams:
+ *
+ * - text is released as soon as it arrives, except whitespace that may precede the next marker and
+ *   a `[`/`[1` that may be the start of one;
+ * - a sentence's marker is written when the next sentence starts or the output ends, so even a
+ *   cut-off last sentence (maximum tokens) ends with the marker the model chose for it;
+ * - a sentence whose label names no passage is dropped, as is text before the first marker, so no
+ *   sentence is ever released without a marker;
+ * - NOT_FOUND_REPLY (or nothing at all) becomes NO_ANSWER_TEXT, which carries no marker.
+ */
+export class CitedAnswerStream {
+  private buf = '';
+  private started = false;
+  private notFound = false;
+  /** Passage number of the open sentence; null while dropping a sentence with an unknown label. */
+  private current: number | null | undefined;
+  private currentHasText = false;
+  private heldSpace = '';
+  private emitted = '';
+  private sentences = 0;
+  private readonly byLabel: Map<number, number>;
+
+  constructor(passages: readonly Pick<PromptPassage, 'label' | 'n'>[]) {
+    this.byLabel = new Map(passages.map((p) => [p.label, p.n]));
+  }
+
+  /** Model output; returns the answer text that may be released now. */
+  push(chunk: string): string {
+    this.buf += chunk;
+    return this.drain(false);
+  }
+
+  /** The end of the model output: the rest of the answer (with the last sentence's marker). */
+  finish(): string {
+    let out = this.drain(true);
+    out += this.closeSentence();
+    if (!this.emitted) out += this.emit(NO_ANSWER_TEXT);
+    return out;
+  }
+
+  /** Whether the answer cites anything (false for the not-found answer). */
+  get cited(): boolean {
+    return this.sentences > 0;
+  }
+
+  private drain(final: boolean): string {
+    let out = '';
+    while (this.buf && !this.notFound) {
+      if (!this.started) {
+        const t = this.buf.trimStart();
+        if (!t) return out;
+        if (t.startsWith(NOT_FOUND_REPLY) || (final && NOT_FOUND_REPLY.startsWith(t))) {
+          this.notFound = true;
+          out += this.emit(NO_ANSWER_TEXT);
+          break;
+        }
+        if (NOT_FOUND_REPLY.startsWith(t)) return out;
+      }
+      const marker = MARKER.exec(this.buf);
+      if (marker) {
+        out += this.closeSentence();
+        this.buf = this.buf.slice(marker[0].length);
+        this.started = true;
+        this.current = this.byLabel.get(Number(marker[1])) ?? null;
+        continue;
+      }
+      if (PARTIAL_MARKER.test(this.buf)) {
+        if (final) break;
+        return out;
+      }
+      // Sentence text up to the next marker (or a possible start of one); at least one character.
+      const next = NEXT_MARKER.exec(this.buf.slice(1));
+      const upto = next ? next.index + 1 : this.buf.length;
+      const text = this.buf.slice(0, upto);
+      this.buf = this.buf.slice(upto);
+      if (typeof this.current === 'number') out += this.sentenceText(text);
+      else this.started ||= !!text.trim(); // before any marker, or citing no given passage: dropped
+    }
+    this.buf = '';
+    return out;
+  }
+
+  private sentenceText(text: string): string {
+    let t = this.heldSpace + text;
+    const trailing = /\s+$/.exec(t);
+    this.heldSpace = trailing ? trailing[0] : '';
+    if (trailing) t = t.slice(0, trailing.index);
+    if (!t) return '';
+    if (!this.currentHasText) {
+      t = t.trimStart();
+      if (!t) return '';
+      if (this.sentences > 0) t = ` ${t}`;
+      this.currentHasText = true;
+      this.sentences++;
+    }
+    return this.emit(t.replace(/\s+/g, ' '));
+  }
+
+  private closeSentence(): string {
+    const n = this.current;
+    const had = this.currentHasText;
+    this.current = undefined;
+    this.currentHasText = false;
+    this.heldSpace = '';
+    return had && typeof n === 'number' ? this.emit(` [${n}]`) : '';
+  }
+
+  private emit(s: string): string {
+    this.emitted += s;
+    return s;
+  }
+}

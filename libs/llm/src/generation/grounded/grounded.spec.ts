@@ -1,0 +1,152 @@
+import { estimateTokens, NO_ANSWER_TEXT, Passage } from '../generation.port';
+import { CitedAnswerStream } from './cited-answer-stream';
+import {
+  answerUserPrompt,
+  citationGrammar,
+  NOT_FOUND_REPLY,
+  PromptPassage,
+  selectPassages,
+} from './grounded-prompt';
+
+const labels: PromptPassage[] = [
+  { label: 1, n: 4, fileName: 'a.pdf', pageNumber: '1', text: '' },
+  { label: 2, n: 7, fileName: 'b.pdf', pageNumber: '2', text: '' },
+];
+
+/** Feeds `chunks` one by one and returns what was released after each, and in all. */
+function run(chunks: string[]) {
+  const s = new CitedAnswerStream(labels);
+  const released = chunks.map((c) => s.push(c));
+  released.push(s.finish());
+  return { text: released.join(''), released, cited: s.cited };
+}
+
+describe('CitedAnswerStream', () => {
+  it('moves each marker after its sentence and maps prompt labels to passage numbers', () => {
+    expect(run(['[2] The default is 10pt. [1] It is set with \\fontsize.']).text).toBe(
+      'The default is 10pt. [7] It is set with \\fontsize. [4]',
+    );
+  });
+
+  it('releases text as it streams, holding back only what may start the next marker', () => {
+    const r = run(['[', '1] The ', 'margin is 2cm', '. ', '[', '2', '] Use ', 'geometry.']);
+    expect(r.text).toBe('The margin is 2cm. [4] Use geometry. [7]');
+    // The space after a sentence is held until the next marker shows it was a separator.
+    expect(r.released).toEqual(['', 'The', ' margin is 2cm', '.', '', '', ' [4] Use', ' geometry.', ' [7]']);
+  });
+
+  it('keeps brackets that are not markers and dots inside words', () => {
+    expect(run(['[1] Write \\usepackage[margin=2cm]{geometry} in main.tex.']).text).toBe(
+      'Write \\usepackage[margin=2cm]{geometry} in main.tex. [4]',
+    );
+  });
+
+  it('ends a cut-off last sentence with the marker the model chose for it', () => {
+    expect(run(['[1] First. [2] Second is cut o']).text).toBe('First. [4] Second is cut o [7]');
+  });
+
+  it('drops sentences citing no given passage and text before the first marker', () => {
+    expect(run(['Preamble. [9] Invented source. [2] Real one.']).text).toBe('Real one. [7]');
+  });
+
+  it('turns the not-found reply, a truncated one, or no output into the no-answer text', () => {
+    for (const chunks of [[NOT_FOUND_REPLY], ['I don', "'t know."], ["I don't"], [], ['  ']]) {
+      const r = run(chunks);
+      expect(r.text).toBe(NO_ANSWER_TEXT);
+      expect(r.cited).toBe(false);
+    }
+  });
+
+  it('does not take a sentence for the not-found reply while it may still be one', () => {
+    const r = run(['I', ' don']);
+    expect(r.released.slice(0, 2)).toEqual(['', '']);
+    expect(r.text).toBe(NO_ANSWER_TEXT);
+  });
+});
+
+describe('selectPassages', () => {
+  const words = (n: number, w: string) => Array.from({ length: n }, () => w).join(' ');
+  const p = (n: number, text: string): Passage => ({ n, fileName: `f${n}.pdf`, pageNumber: String(n), text });
+
+  it('keeps passages whole while they fit, best first, numbered 1..k', () => {
+    const out = selectPassages([p(3, words(40, 'alpha')), p(5, words(40, 'beta'))], {
+      budgetTokens: 1000,
+      countTokens: estimateTokens,
+      query: 'alpha',
+    });
+    expect(out.map((x) => [x.label, x.n])).toEqual([
+      [1, 3],
+      [2, 5],
+    ]);
+  });
+
+  it('trims the passage that does not fit to its sentences around the query terms', () => {
+    const filler = Array.from({ length: 30 }, (_, i) => `Filler sentence number ${i} says nothing much.`);
+    const text = [
+      ...filler.slice(0, 15),
+      'The outputtemplate default is %j.%c here.',
+      ...filler.slice(15),
+    ].join(' ');
+    const budget = 100;
+    const out = selectPassages([p(1, text)], {
+      budgetTokens: budget,
+      countTokens: estimateTokens,
+      query: 'outputtemplate default',
+    });
+    expect(out).toHaveLength(1);
+    expect(out[0].text).toContain('The outputtemplate default is %j.%c here.');
+    expect(out[0].text.length).toBeLessThan(text.length / 2);
+    expect(estimateTokens(`[1] ${out[0].text}`)).toBeLessThanOrEqual(budget);
+  });
+
+  it('stays within the budget over many passages and skips text another passage holds', () => {
+    const passages = Array.from({ length: 12 }, (_, i) =>
+      p(i + 1, `Sentence ${i} about margins. ${words(200, 'lorem')}.`),
+    );
+    passages.splice(1, 0, { ...passages[0], n: 99 });
+    const out = selectPassages(passages, {
+      budgetTokens: 1500,
+      countTokens: estimateTokens,
+      query: 'margins',
+    });
+    const total = out.reduce((s, x) => s + estimateTokens(`[${x.label}] ${x.text}`), 0);
+    expect(total).toBeLessThanOrEqual(1500);
+    expect(out.length).toBeGreaterThan(2);
+    expect(out.map((x) => x.n)).not.toContain(99);
+  });
+
+  it('shows bracketed numbers of the source as (n) so they never read as passage labels', () => {
+    const out = selectPassages([p(1, 'See reference [12] for details.')], {
+      budgetTokens: 100,
+      countTokens: estimateTokens,
+      query: 'details',
+    });
+    expect(out[0].text).toBe('See reference (12) for details.');
+  });
+});
+
+describe('prompt and grammar', () => {
+  it('summarises the conversation through the rewritten query instead of pasting it', () => {
+    const prompt = answerUserPrompt(
+      {
+        question: 'And its default?',
+        query: 'default value of outputtemplate in MetaPost',
+        history: [{ role: 'user', content: 'A very long earlier turn about outputtemplate '.repeat(50) }],
+      },
+      [{ label: 1, n: 1, fileName: 'mp.pdf', pageNumber: '3', text: 'outputtemplate is %j.%c by default.' }],
+    );
+    expect(prompt).toContain(
+      'Passages:\n\n[1] outputtemplate is %j.%c by default.\n\nQuestion: And its default?',
+    );
+    expect(prompt).not.toContain('mp.pdf');
+    expect(prompt).toContain('Question: And its default?');
+    expect(prompt).toContain('this question means: default value of outputtemplate in MetaPost');
+    expect(prompt).not.toContain('A very long earlier turn');
+  });
+
+  it('offers exactly the prompt labels as citation numbers', () => {
+    const g = citationGrammar([1, 2, 3]);
+    expect(g).toContain('num ::= "1" | "2" | "3"');
+    expect(g).toContain(`root ::= "${NOT_FOUND_REPLY}" | seg (" " seg)? (" " seg)?`);
+  });
+});

