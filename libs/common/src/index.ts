@@ -22,3 +22,4 @@ export * from './validation/docset-name';
 export * from './deadline/deadline';
 export * from './temporal/activity-monitor';
 export * from './shutdown/shutdown';
+export * from './shutdown/shutdown.module';
