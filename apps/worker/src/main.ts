@@ -12,8 +12,8 @@ import {
   pinoOptions,
   shutdownTracker,
   TemporalModule,
-  WORK_DRAINER,
-  WorkDrainer,
+  ShutdownModule,
+  WorkDrains,
 } from '@docqa/common';
 import { DbModule } from '@docqa/db';
 import { LlmModule } from '@docqa/llm';
@@ -25,6 +25,7 @@ export async function startWorker(cfg: AppConfig) {
   @Module({
     imports: [
       ConfigModule.forRoot(cfg),
+      ShutdownModule,
       LoggerModule.forRoot({ pinoHttp: [pinoOptions(cfg.logLevel), logDestination(cfg.logFile)] }),
       DbModule,
       MetricsModule,
@@ -47,7 +48,7 @@ if (require.main === module) {
     .then((app) => {
       handleShutdownSignals({
         stop: async () => {
-          await app.get<WorkDrainer>(WORK_DRAINER).drain();
+          await app.get(WorkDrains).drainAll();
           await shutdownTracker.step('application modules', () => app.close());
         },
         timeoutMs: cfg.shutdownTimeoutMs,

@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { Context } from '@temporalio/activity';
 import {
@@ -11,7 +18,14 @@ import {
   Worker,
 } from '@temporalio/worker';
 import * as path from 'node:path';
-import { activityMonitor, APP_CONFIG, AppConfig, shutdownTracker, WorkDrainer } from '@docqa/common';
+import {
+  activityMonitor,
+  APP_CONFIG,
+  AppConfig,
+  shutdownTracker,
+  WorkDrainer,
+  WorkDrains,
+} from '@docqa/common';
 import { activitiesOf } from '@docqa/indexing';
 import { ACTIVITY_CLASSES } from './activities';
 import { temporalTelemetryOptions } from './temporal-metrics';
@@ -51,7 +65,10 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
   constructor(
     @Inject(APP_CONFIG) private readonly cfg: AppConfig,
     private readonly moduleRef: ModuleRef,
-  ) {}
+    @Optional() drains?: WorkDrains,
+  ) {
+    drains?.add(this);
+  }
 
   activities(): Record<string, (...args: never[]) => Promise<unknown>> {
     const all: Record<string, (...args: never[]) => Promise<unknown>> = {};
@@ -94,7 +111,7 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
 
   /**
    * Stops polling, lets running activities finish within the grace time, then cancels them (each
-   * stops within CANCEL_GRACE_MS); called before the application's modules close (WORK_DRAINER).
+   * stops within CANCEL_GRACE_MS); called before the application's modules close (WorkDrains).
    */
   drain(): Promise<void> {
     this.draining ??= this.stopWorker();

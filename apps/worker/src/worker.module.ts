@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { WORK_DRAINER } from '@docqa/common';
 import { IndexingModule } from '@docqa/indexing';
 import { ACTIVITY_CLASSES } from './activities';
 import { TemporalWorkerService } from './temporal-worker.service';
@@ -10,11 +9,6 @@ import { TemporalWorkerService } from './temporal-worker.service';
  */
 @Module({
   imports: [IndexingModule],
-  providers: [
-    ...ACTIVITY_CLASSES,
-    TemporalWorkerService,
-    { provide: WORK_DRAINER, useExisting: TemporalWorkerService },
-  ],
-  exports: [WORK_DRAINER],
+  providers: [...ACTIVITY_CLASSES, TemporalWorkerService],
 })
 export class WorkerModule {}

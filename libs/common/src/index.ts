@@ -24,3 +24,4 @@ export * from './temporal/activity-monitor';
 export * from './shutdown/shutdown';
 export * from './text/date-tokens';
 export * from './text/place-names';
+export * from './shutdown/shutdown.module';

@@ -1,4 +1,4 @@
-import { DynamicModule, INestApplication, INestApplicationContext, Type } from '@nestjs/common';
+import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -17,8 +17,7 @@ import {
   renderError,
   shutdownTracker,
   surfaceOf,
-  WORK_DRAINER,
-  WorkDrainer,
+  WorkDrains,
   toDomainError,
 } from '@docqa/common';
 import { AppModule } from '../app.module';
@@ -113,15 +112,6 @@ export function buildOpenApi(app: INestApplication): void {
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
 }
 
-/** The in-process Temporal worker, when this app hosts one (embedded mode, tests). */
-export function drainerOf(app: INestApplicationContext): WorkDrainer | undefined {
-  try {
-    return app.get<WorkDrainer>(WORK_DRAINER, { strict: false });
-  } catch {
-    return undefined;
-  }
-}
-
 /** Creates the Nest app, listens with HTTPS and with the refusing plain-HTTP listener. */
 export async function createApi(
   cfg: AppConfig,
@@ -193,7 +183,7 @@ export async function createApi(
         clearTimeout(force);
       });
       // The in-process worker (embedded mode) stops before the modules its activities use.
-      await drainerOf(app)?.drain();
+      await app.get(WorkDrains).drainAll();
       await shutdownTracker.step('application modules', () => app.close());
     },
   };

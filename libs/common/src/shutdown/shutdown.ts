@@ -63,13 +63,24 @@ export const shutdownTracker = new ShutdownTracker();
 /**
  * What takes work (the Temporal worker) stops before the modules it uses close: Nest destroys
  * modules deepest first, so the PDF threads, the embedding model and the search index would
- * otherwise go while activities still run on them. The api and worker bootstraps call `drain()`
- * between closing their listeners and closing the application.
+ * otherwise go while activities still run on them. A worker registers here; the api and worker
+ * bootstraps call `drainAll()` between closing their listeners and closing the application.
  */
-export const WORK_DRAINER = Symbol('WORK_DRAINER');
-
 export interface WorkDrainer {
   drain(): Promise<void>;
+}
+
+/** Per application (a provider of ShutdownModule): the drainers of that application. */
+export class WorkDrains {
+  private readonly drainers = new Set<WorkDrainer>();
+
+  add(d: WorkDrainer): void {
+    this.drainers.add(d);
+  }
+
+  async drainAll(): Promise<void> {
+    await Promise.all([...this.drainers].map((d) => d.drain()));
+  }
 }
 
 export interface ShutdownSignalOptions {
