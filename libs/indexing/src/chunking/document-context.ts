@@ -53,8 +53,9 @@ const MAX_HEADING_WORDS = 12;
 
 /**
  * The first two lines of the first page that read as a title (letters, not boilerplate). A line
- * longer than a heading is body text: only its first sentence can be one (`Holiday policy. Every
- * employee gets ...` -> `Holiday policy`), and nothing after it is.
+ * that reads as a sentence is body text, and so is one longer than a heading, of which only a short
+ * first sentence can be one (`Holiday policy. Every employee gets ...` -> `Holiday policy`); nothing
+ * after body text is a title.
  * Taking a paragraph as the title would make its words the document's name, which the answerer
  * then does not count as what the paragraph says.
  */
@@ -64,16 +65,29 @@ export function firstHeading(firstPage: string): string {
     const line = raw.replace(/\s+/g, ' ').trim();
     if (!line || BOILERPLATE_LINE.test(line)) continue;
     if ((line.match(/\p{L}/gu) ?? []).length < 3) continue;
-    if (line.split(' ').length <= MAX_HEADING_WORDS && line.length <= 120) {
+    if (line.split(' ').length <= MAX_HEADING_WORDS && line.length <= 120 && !readsAsSentence(line)) {
       out.push(line);
       if (out.length === 2) break;
       continue;
     }
     const first = line.split(/(?<=[.!?])\s+(?=\p{Lu})/u)[0];
-    if (first !== line && first.split(' ').length <= MAX_HEADING_WORDS) out.push(first.replace(/\.$/, ''));
+    if (first !== line && first.split(' ').length <= MAX_HEADING_WORDS && !readsAsSentence(first)) {
+      out.push(first.replace(/\.$/, ''));
+    }
     break;
   }
   return out.join(' ');
+}
+
+/**
+ * A line that ends like a sentence and has a sentence's share of function words (`The office wifi
+ * password is ... .`) is body text; a heading rarely ends in a full stop (`Apple Inc.` has no
+ * function word, `An Introduction to R` no full stop).
+ */
+function readsAsSentence(line: string): boolean {
+  if (!/[.!?]$/.test(line)) return false;
+  const words = line.toLowerCase().match(/[\p{L}'’]+/gu) ?? [];
+  return words.length > 0 && words.filter((w) => FUNCTION_WORDS.has(w)).length / words.length >= 0.25;
 }
 
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}'’&-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
