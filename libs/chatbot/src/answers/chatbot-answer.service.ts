@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AuthContext } from '@docqa/accounts';
+import { DocsetCatalog } from '@docqa/catalog';
 import { toDomainError } from '@docqa/common';
 import { AskEvent, AskService, ASK_LIMITS, Citation } from '@docqa/rag';
 import { ChatbotAccessService, ChatbotCaller } from '../access/chatbot-access.service';
-import { ChatbotRepository } from '../chatbot.repository';
 import { AskQuestionCommand } from '../commands';
 import { ChatbotFilesService } from '../files/chatbot-files.service';
 import { renderAnswerHtml } from './render-html';
@@ -48,7 +48,7 @@ export class ChatbotAnswerService {
 
   constructor(
     private readonly ask: AskService,
-    private readonly repo: ChatbotRepository,
+    private readonly docsets: DocsetCatalog,
     private readonly files: ChatbotFilesService,
     private readonly access: ChatbotAccessService,
   ) {}
@@ -93,7 +93,7 @@ export class ChatbotAnswerService {
    * widget's docsets that exist now (a docset removed since it was chosen is skipped, not a 403).
    */
   private async askerFor(caller: ChatbotCaller): Promise<AuthContext> {
-    const existing = await this.repo.docsetNames(caller.accountId);
+    const existing = await this.docsets.existingDocsetNamesOfAccount(caller.accountId);
     const chosen = caller.docSetNames;
     const docSetNames = chosen ? existing.filter((n) => chosen.includes(n)) : existing;
     return { userId: 0, accountId: caller.accountId, tokenId: 0, scope: { readOnly: true, docSetNames } };

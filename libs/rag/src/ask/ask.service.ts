@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { assertDocsetsAllowed, AuthContext } from '@docqa/accounts';
 import { abbreviateStates, docqaMetrics, DomainError, ErrorCode, withoutDates } from '@docqa/common';
-import { DocumentsRepository } from '@docqa/db';
+import { DocsetCatalog } from '@docqa/catalog';
 import {
   COHERE_CHAT_MODELS,
   contentStems,
@@ -72,7 +72,7 @@ export class AskService {
   private readonly log = new Logger('AskService');
 
   constructor(
-    private readonly documents: DocumentsRepository,
+    private readonly docsets: DocsetCatalog,
     @Inject(SEARCH_INDEX) private readonly index: SearchIndex,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     @Inject(REWRITER) private readonly rewriter: Rewriter,
@@ -109,11 +109,11 @@ export class AskService {
   /**
    * A docset is the caller's when the token's docset restriction allows it and the account has
    * a served document in it (COMPLETE, or re-indexing with its previous version still answering:
-   * `documentServedSql` in libs/db, the one definition of docset existence).
+   * `documentServedSql` in libs/catalog, the one definition of docset existence).
    */
   async authorize(auth: AuthContext, docSetNames: readonly string[]): Promise<void> {
     assertDocsetsAllowed(auth, docSetNames);
-    const owned = new Set(await this.documents.existingDocsetNames(auth.accountId, docSetNames));
+    const owned = new Set(await this.docsets.existingDocsetNames(auth.accountId, docSetNames));
     if (docSetNames.some((n) => !owned.has(n))) {
       throw DomainError.forbidden('A docset in docSetNames does not belong to this account');
     }
