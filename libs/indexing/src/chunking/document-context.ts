@@ -48,15 +48,30 @@ function usefulTitle(title: string | null | undefined): string | undefined {
   return t;
 }
 
-/** The first two lines of the first page that read as a title (letters, not boilerplate). */
+/** A heading is a few words; a longer line is body text. */
+const MAX_HEADING_WORDS = 12;
+
+/**
+ * The first two lines of the first page that read as a title (letters, not boilerplate). A line
+ * longer than a heading is body text: only its first sentence can be one (`Holiday policy. Every
+ * employee gets ...` -> `Holiday policy`), and nothing after it is.
+ * Taking a paragraph as the title would make its words the document's name, which the answerer
+ * then does not count as what the paragraph says.
+ */
 export function firstHeading(firstPage: string): string {
   const out: string[] = [];
   for (const raw of firstPage.split('\n').slice(0, 12)) {
     const line = raw.replace(/\s+/g, ' ').trim();
-    if (!line || BOILERPLATE_LINE.test(line) || line.length > 120) continue;
+    if (!line || BOILERPLATE_LINE.test(line)) continue;
     if ((line.match(/\p{L}/gu) ?? []).length < 3) continue;
-    out.push(line);
-    if (out.length === 2) break;
+    if (line.split(' ').length <= MAX_HEADING_WORDS && line.length <= 120) {
+      out.push(line);
+      if (out.length === 2) break;
+      continue;
+    }
+    const first = line.split(/(?<=[.!?])\s+(?=\p{Lu})/u)[0];
+    if (first !== line && first.split(' ').length <= MAX_HEADING_WORDS) out.push(first.replace(/\.$/, ''));
+    break;
   }
   return out.join(' ');
 }
