@@ -17,12 +17,17 @@ const LIB_IMPORTS = {
 
 const lib = (name) => `lib-${name}`;
 const ALL_LIBS = Object.keys(LIB_IMPORTS).map(lib);
+const API_PARTS = ['api-common', 'api-bootstrap', 'api-surface', 'app-api'];
 
 const layeringSettings = {
   'import/resolver': { typescript: { project: './tsconfig.json' }, node: true },
   'boundaries/elements': [
     ...Object.keys(LIB_IMPORTS).map((name) => ({ type: lib(name), pattern: `libs/${name}` })),
     { type: 'workflows', pattern: 'workflows' },
+    // apps/api: one folder per surface; shared pieces in common/; bootstrap/ and the top-level files compose.
+    { type: 'api-common', pattern: 'apps/api/src/common' },
+    { type: 'api-bootstrap', pattern: 'apps/api/src/bootstrap' },
+    { type: 'api-surface', pattern: 'apps/api/src/*', capture: ['surface'] },
     { type: 'app-api', pattern: 'apps/api' },
     { type: 'app-worker', pattern: 'apps/worker' },
     { type: 'test', pattern: 'test' },
@@ -42,25 +47,32 @@ function layeringPolicies({ specs }) {
     // Workflow code is bundled and deterministic: values from the contract only, activity types from indexing.
     allow('workflows', lib('workflow-contract')),
     allow('workflows', lib('indexing'), 'type'),
-    // Entry points compose everything; the API's standalone mode embeds the worker module.
-    ...['app-api', 'app-worker'].flatMap((app) => ALL_LIBS.map((to) => allow(app, to))),
+    // Entry points compose everything; the API's standalone mode embeds the worker module. A surface
+    // of the API never imports another surface (shared pieces go to apps/api/src/common or a lib).
+    ...API_PARTS.flatMap((from) => ALL_LIBS.map((to) => allow(from, to))),
+    ...ALL_LIBS.map((to) => allow('app-worker', to)),
+    ...['api-surface', 'api-bootstrap', 'app-api'].map((from) => allow(from, 'api-common')),
+    ...['api-bootstrap', 'app-api'].flatMap((from) =>
+      ['api-surface', 'api-bootstrap'].map((to) => allow(from, to)),
+    ),
+    allow('api-bootstrap', 'app-api'),
     allow('app-api', 'app-worker'),
     // Tests and benchmarks drive the product from outside.
     ...['test', 'bench'].flatMap((from) =>
-      [...ALL_LIBS, 'workflows', 'app-api', 'app-worker', 'test'].map((to) => allow(from, to)),
+      [...ALL_LIBS, ...API_PARTS, 'workflows', 'app-worker', 'test'].map((to) => allow(from, to)),
     ),
     allow('bench', 'bench'),
   ];
   if (specs)
     policies.push(
-      ...[...ALL_LIBS, 'workflows', 'app-api', 'app-worker'].flatMap((from) => [
+      ...[...ALL_LIBS, ...API_PARTS, 'workflows', 'app-worker'].flatMap((from) => [
         allow(from, 'test'),
         ...(from === 'workflows' ? [allow(from, 'workflows')] : []),
       ]),
     );
   return {
     default: 'disallow',
-    message: 'Wrong-way import: see the layering in docs/conventions.md (scripts/lint/layering.mjs).',
+    message: 'Wrong-way import: see the layering in docs/conventions.md (scripts/lint/layering.js).',
     policies,
   };
 }

@@ -61,6 +61,21 @@ describe('import layering lint (docs/conventions.md)', () => {
     ).toHaveLength(1);
   });
 
+  it('fails one surface of the API importing another', async () => {
+    expect(
+      await layeringErrors(
+        'apps/api/src/chatbot/chatbot.controller.ts',
+        "export { AskDto } from '../document-proxy/ask.dto';\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await layeringErrors(
+        'apps/api/src/chatbot/chatbot.controller.ts',
+        "export { answerOrStream } from '../common/sse';\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('passes the documented directions', async () => {
     expect(
       await layeringErrors(
