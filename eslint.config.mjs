@@ -1,6 +1,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import boundaries from 'eslint-plugin-boundaries';
+import layering from './scripts/lint/layering.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test/infra/elasticsearch/target/**'] },
@@ -50,11 +52,6 @@ export default tseslint.config(
               group: ['node:*', 'fs', 'path', 'crypto', 'os', 'http', 'https', 'child_process'],
               message: 'Workflow code must be deterministic: no Node built-ins.',
             },
-            {
-              group: ['@docqa/indexing*', '@docqa/db*', '@docqa/search*', '@docqa/llm*', '@docqa/sources*'],
-              message: 'Use `import type` for activity interfaces only.',
-              allowTypeImports: true,
-            },
           ],
         },
       ],
@@ -65,13 +62,14 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    // Domain libraries never import apps.
-    files: ['libs/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/apps/**'], message: 'libs must not import apps' }] },
-      ],
-    },
+    // Import layering (docs/conventions.md, scripts/lint/layering.js). Specs may also use test/support.
+    files: ['**/*.ts'],
+    plugins: { boundaries },
+    settings: layering.layeringSettings,
+    rules: { 'boundaries/dependencies': ['error', layering.layeringPolicies({ specs: false })] },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
+    rules: { 'boundaries/dependencies': ['error', layering.layeringPolicies({ specs: true })] },
   },
 );

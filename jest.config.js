@@ -13,7 +13,19 @@ const swc = [
     sourceMaps: 'inline',
   },
 ];
-const libs = ['common', 'db', 'catalog', 'search', 'llm', 'sources', 'accounts', 'rag', 'indexing', 'chatbot'];
+const libs = [
+  'common',
+  'db',
+  'catalog',
+  'search',
+  'llm',
+  'sources',
+  'accounts',
+  'rag',
+  'indexing',
+  'chatbot',
+  'workflow-contract',
+];
 const moduleNameMapper = {};
 for (const lib of libs) {
   moduleNameMapper[`^@docqa/${lib}$`] = `<rootDir>/libs/${lib}/src`;
@@ -30,7 +42,11 @@ module.exports = {
   // e2e tests drive real engines; unit tests finish far below this.
   testTimeout: 120000,
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,workflows,bench}/**/*.spec.ts'] },
+    {
+      ...base,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,workflows,bench,scripts}/**/*.spec.ts'],
+    },
     {
       ...base,
       displayName: 'e2e',

@@ -2,13 +2,14 @@
 # One-shot job of the compose stack (temporalio/admin-tools image): registers the search
 # attributes that make DocQA runs findable by tenant in the Temporal UI and CLI. Idempotent: an
 # attribute that already exists is left alone, so the job can run on every `docker compose up`.
-# The list must match SEARCH_ATTRIBUTES in libs/common/src/temporal/temporal.constants.ts (a test
-# checks it).
+# The list is search-attributes.txt (`Name:Type` lines), generated from libs/workflow-contract by
+# `npm run contract:generate` (a unit test fails when it is stale).
 set -eu
 
 ADDRESS="${TEMPORAL_ADDRESS:-temporal:7233}"
 NAMESPACE="${TEMPORAL_NAMESPACE:-default}"
-ATTRIBUTES="DocqaAccountId:Keyword DocqaDocSetName:Keyword DocqaSourceType:Keyword"
+ATTRIBUTES_FILE="${ATTRIBUTES_FILE:-$(dirname "$0")/search-attributes.txt}"
+ATTRIBUTES="$(grep -v '^#' "$ATTRIBUTES_FILE")"
 TRIES="${REGISTER_TRIES:-90}"
 
 t() { temporal "$@" --address "$ADDRESS"; }

@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { docsetWorkflowId } from '@docqa/workflows/indexing.contract';
+import { docsetWorkflowId } from '@docqa/workflow-contract';
 import type { TestApp } from '../support/app';
 import {
   createBucket,

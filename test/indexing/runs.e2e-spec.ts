@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { docsetWorkflowId, progressQuery } from '@docqa/workflows/indexing.contract';
+import { docsetWorkflowId, progressQuery } from '@docqa/workflow-contract';
 import { startWorker } from '../../apps/worker/src/main';
 import type { TestApp } from '../support/app';
 import { minimalPdf } from '../support/pdf';

@@ -8,12 +8,15 @@ const { freePort, mkTemp, stopChild, waitForPort } = require('./util');
 const temporalCli = require('../../scripts/setup/temporal-cli');
 
 const BIN = temporalCli.BIN;
-// Keep in sync with libs/common/src/temporal/temporal.constants.ts (a unit test checks it).
-const SEARCH_ATTRIBUTES = {
-  DocqaAccountId: 'Keyword',
-  DocqaDocSetName: 'Keyword',
-  DocqaSourceType: 'Keyword',
-};
+/** Generated from libs/workflow-contract (a unit test fails when the file is stale). */
+const SEARCH_ATTRIBUTES_FILE = path.resolve(__dirname, '../../docker/temporal/search-attributes.txt');
+const SEARCH_ATTRIBUTES = Object.fromEntries(
+  fs
+    .readFileSync(SEARCH_ATTRIBUTES_FILE, 'utf8')
+    .split('\n')
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => line.split(':')),
+);
 
 /** The CLI built by scripts/setup/temporal-cli.js (the same one `npm start` provisions). */
 function ensureInstalled() {

@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import { CONFIG_VARIABLES, SEARCH_ATTRIBUTES } from '@docqa/common';
+import { CONFIG_VARIABLES } from '@docqa/common';
+import { SEARCH_ATTRIBUTES } from '@docqa/workflow-contract';
 import { startTestApp, TestApp } from '../support/app';
 import { infra } from '../support/infra';
 import { ensureDebianCommand } from './debian-tools';
@@ -311,8 +312,11 @@ describe('docker/docker-compose.yml', () => {
   });
 
   it('registers exactly the search attributes the workflows use', () => {
-    const script = fs.readFileSync(path.join(DOCKER, 'temporal/register-search-attributes.sh'), 'utf8');
-    const listed = /ATTRIBUTES="([^"]+)"/.exec(script)![1].split(/\s+/).sort();
+    const listed = fs
+      .readFileSync(path.join(DOCKER, 'temporal/search-attributes.txt'), 'utf8')
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#'))
+      .sort();
     expect(listed).toEqual(
       Object.entries(SEARCH_ATTRIBUTES)
         .map(([k, t]) => `${k}:${t}`)

@@ -1,5 +1,5 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import { docsetWorkflowId } from '@docqa/workflows/indexing.contract';
+import { docsetWorkflowId } from '@docqa/workflow-contract';
 import { startTestApp, TestApp } from '../support/app';
 import { FakeGraph, startFakeGraph } from '../support/fake-graph';
 import { dbOf, newAccount, paths, startIndex, temporalOf, waitFor } from '../indexing/support';

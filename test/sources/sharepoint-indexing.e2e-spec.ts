@@ -1,4 +1,4 @@
-import { docsetWorkflowId } from '@docqa/workflows/indexing.contract';
+import { docsetWorkflowId } from '@docqa/workflow-contract';
 import type { TestApp } from '../support/app';
 import { FakeGraph, startFakeGraph } from '../support/fake-graph';
 import {

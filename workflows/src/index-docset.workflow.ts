@@ -28,7 +28,7 @@ import {
   emptyCounters,
   IndexDocsetInput,
   progressQuery,
-} from './indexing.contract';
+} from '@docqa/workflow-contract';
 
 const { listSourcePage } = proxyActivities<DocsetIndexingActivities>({
   ...LIST_SOURCE_ACTIVITY,

@@ -15,7 +15,7 @@ import {
   PERMANENT_SOURCE_FAILURES,
   REJECTED_DOCUMENT_FAILURES,
   RUN_FAILURES,
-} from './indexing.contract';
+} from '@docqa/workflow-contract';
 
 const { finaliseDocument } = proxyActivities<DocumentIndexingActivities>({
   ...BOOKKEEPING_ACTIVITY,

@@ -1,5 +1,9 @@
 import { ActivityCancellationType, type ActivityOptions } from '@temporalio/workflow';
-import { PERMANENT_SOURCE_FAILURES, REJECTED_DOCUMENT_FAILURES, RUN_FAILURES } from './indexing.contract';
+import {
+  PERMANENT_SOURCE_FAILURES,
+  REJECTED_DOCUMENT_FAILURES,
+  RUN_FAILURES,
+} from '@docqa/workflow-contract';
 
 const PERMANENT = [...PERMANENT_SOURCE_FAILURES, ...RUN_FAILURES];
 

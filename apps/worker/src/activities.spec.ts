@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import { activitiesOf } from '@docqa/indexing';
 import { ACTIVITY_CLASSES } from './activities';
-import { WORKFLOWS_PATH } from './temporal-worker.service';
+import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from './temporal-worker.service';
 
 const WORKFLOWS_DIR = path.resolve(__dirname, '../../../workflows/src');
 
@@ -56,7 +56,11 @@ describe('worker activity registration', () => {
   });
 
   it('bundles the workflows (path aliases, import type only, no Node built-ins)', async () => {
-    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+    const { code } = await bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      logger: quietLogger,
+      ...WORKFLOW_BUNDLER_OPTIONS,
+    });
     expect(code).toContain('indexDocsetWorkflow');
     expect(code).toContain('indexDocumentWorkflow');
   }, 120_000);

@@ -16,6 +16,7 @@ import {
   Next,
   Runtime,
   Worker,
+  type WorkerOptions,
 } from '@temporalio/worker';
 import * as path from 'node:path';
 import {
@@ -32,6 +33,23 @@ import { temporalTelemetryOptions } from './temporal-metrics';
 
 /** Path of the workflow entry point, in source (ts-jest/swc) and in dist alike. */
 export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '../../../workflows/src'));
+
+/**
+ * The one alias workflow code uses at runtime. Temporal's bundler ignores tsconfig paths; in dist,
+ * tsc-alias has already made the import relative, so the alias only serves the sources (Jest).
+ */
+export const WORKFLOW_BUNDLER_OPTIONS: NonNullable<WorkerOptions['bundlerOptions']> = {
+  webpackConfigHook: (config) => ({
+    ...config,
+    resolve: {
+      ...config.resolve,
+      alias: {
+        ...config.resolve?.alias,
+        '@docqa/workflow-contract$': path.join(__dirname, '../../../libs/workflow-contract/src'),
+      },
+    },
+  }),
+};
 
 let runtimeInstalled = false;
 
@@ -93,6 +111,8 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
       namespace: this.cfg.temporalNamespace,
       taskQueue: this.cfg.temporalTaskQueue,
       workflowsPath: WORKFLOWS_PATH,
+      bundlerOptions: WORKFLOW_BUNDLER_OPTIONS,
+
       activities: this.activities(),
       interceptors: { activity: [(ctx) => ({ inbound: new MonitoredActivity(ctx) })] },
       maxConcurrentActivityTaskExecutions: this.cfg.workerMaxConcurrentActivities,

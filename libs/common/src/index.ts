@@ -7,6 +7,7 @@ export * from './errors/error-body';
 export * from './errors/surface';
 export * from './errors/all-exceptions.filter';
 export * from './errors/validation';
+export * from './errors/kind-error';
 export * from './logging/logging';
 export * from './temporal/temporal.constants';
 export * from './temporal/temporal.module';

@@ -47,19 +47,21 @@ describe('reciprocalRankFusion', () => {
   });
 });
 
+/** A stored chunk whose id and text are `n`. */
+const chunk = (n: string): StoredChunk => ({
+  id: n,
+  accountId: 'acc',
+  docSetName: 'ds',
+  documentId: 'd',
+  fileName: 'f.pdf',
+  pageNumber: '1',
+  sourceType: 'S3',
+  sourceId: 's',
+  chunkIndex: 0,
+  text: n,
+});
+
 describe('runSearch', () => {
-  const chunk = (n: string): StoredChunk => ({
-    id: n,
-    accountId: 'acc',
-    docSetName: 'ds',
-    documentId: 'd',
-    fileName: 'f.pdf',
-    pageNumber: '1',
-    sourceType: 'S3',
-    sourceId: 's',
-    chunkIndex: 0,
-    text: n,
-  });
   const hits = (...ids: string[]): LegHit[] => ids.map((i, n) => ({ chunk: chunk(i), score: 10 - n }));
   const legs: RetrievalLegs = {
     bm25: async () => hits('a', 'b', 'c'),
@@ -105,18 +107,6 @@ describe('runSearch', () => {
 
 describe('runSearch fusion options', () => {
   it('weights the vector leg and uses k', async () => {
-    const chunk = (n: string): StoredChunk => ({
-      id: n,
-      accountId: 'acc',
-      docSetName: 'ds',
-      documentId: 'd',
-      fileName: 'f.pdf',
-      pageNumber: '1',
-      sourceType: 'S3',
-      sourceId: 's',
-      chunkIndex: 0,
-      text: n,
-    });
     const legs: RetrievalLegs = {
       bm25: async () => [{ chunk: chunk('b'), score: 1 }],
       vector: async () => [{ chunk: chunk('v'), score: 1 }],

@@ -1,3 +1,5 @@
+import { KindError } from '@docqa/common';
+import { SOURCE_FAILURE, type SourceErrorKind } from '@docqa/workflow-contract';
 import type { SourceType } from '@docqa/db';
 import type { SourceMetadata } from './incremental-source';
 
@@ -51,26 +53,15 @@ export interface SourceConnector<C = unknown> {
   download(credentials: C, sourceId: string, maxBytes: number): Promise<DownloadedFile>;
 }
 
-export type SourceErrorKind = 'ACCESS_DENIED' | 'NOT_FOUND' | 'UNAVAILABLE' | 'TOO_LARGE';
-
-const ERROR_NAMES: Record<SourceErrorKind, string> = {
-  ACCESS_DENIED: 'SourceAccessDenied',
-  NOT_FOUND: 'SourceNotFound',
-  UNAVAILABLE: 'SourceUnavailable',
-  TOO_LARGE: 'DocumentTooLarge',
-};
+export type { SourceErrorKind };
 
 /**
  * A source failure with a message safe to show to the caller (no credentials, no raw SDK text).
- * `name` doubles as the Temporal failure type, so retry policies can list the permanent ones.
+ * `name` doubles as the Temporal failure type (SOURCE_FAILURE in the workflow contract).
  */
-export class SourceError extends Error {
-  constructor(
-    readonly kind: SourceErrorKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = ERROR_NAMES[kind];
+export class SourceError extends KindError<SourceErrorKind> {
+  constructor(kind: SourceErrorKind, message: string) {
+    super(kind, message, SOURCE_FAILURE);
   }
 
   /** Only an unavailable source (network, 5xx, throttling) is worth retrying. */
@@ -78,6 +69,3 @@ export class SourceError extends Error {
     return this.kind === 'UNAVAILABLE';
   }
 }
-
-/** Failure types that no retry can fix (Temporal `nonRetryableErrorTypes`). */
-export const PERMANENT_SOURCE_ERRORS = ['SourceAccessDenied', 'SourceNotFound', 'DocumentTooLarge'] as const;

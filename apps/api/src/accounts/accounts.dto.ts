@@ -1,30 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
+import { AccountErrorDto } from '../common/api-dtos';
 
 /**
  * OpenAPI shapes of the Account API. Request bodies are parsed and validated in libs/accounts
  * (`commands.ts`) so that validation failures are 422 with `errors` by field; these classes only
  * document the wire format.
  */
-
-export class AccountErrorDto {
-  @ApiProperty({ description: 'Human-readable message.', example: 'Validation failed: Email is invalid' })
-  error: string;
-  @ApiPropertyOptional({
-    description: 'Validation failures, keyed by field.',
-    type: 'object',
-    additionalProperties: { type: 'array', items: { type: 'string' } },
-    example: { email: ['is invalid'] },
-  })
-  errors?: Record<string, string[]>;
-  @ApiPropertyOptional({ description: 'On 429: the limit of the window.', example: 10 })
-  limit?: number;
-  @ApiPropertyOptional({
-    description: 'On 429: ISO 8601 time the window resets.',
-    example: '2025-01-01T12:15:00.000Z',
-  })
-  reset_at?: string;
-}
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'A required parameter is missing (e.g. the `user` object).',
@@ -133,8 +115,6 @@ export class ChangePasswordDto {
 export class SuccessDto {
   @ApiProperty({ example: true }) success: boolean;
 }
-
-export class EmptyDto {}
 
 export class AccountUserDto {
   @ApiProperty({ example: 1 }) id: number;

@@ -9,7 +9,8 @@ import {
   parseCreateToken,
   RequireUnrestricted,
 } from '@docqa/accounts';
-import { AccountErrors, CreateTokenDto, EmptyDto, TokenDto } from './accounts.dto';
+import { EmptyDto } from '../common/api-dtos';
+import { AccountErrors, CreateTokenDto, TokenDto } from './accounts.dto';
 
 @ApiTags('Account API: extensions')
 @Controller('api/v1/api_tokens')

@@ -23,10 +23,10 @@ import {
   UserDeletionService,
   UsersService,
 } from '@docqa/accounts';
+import { EmptyDto } from '../common/api-dtos';
 import {
   AccountErrors,
   ChangePasswordDto,
-  EmptyDto,
   ProfileDto,
   RegisteredUserDto,
   RegisterUserDto,

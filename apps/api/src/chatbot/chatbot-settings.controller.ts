@@ -9,7 +9,7 @@ import {
   parseUpdateSettings,
 } from '@docqa/chatbot';
 import { DomainError } from '@docqa/common';
-import { EmptyDto } from '../accounts/accounts.dto';
+import { EmptyDto } from '../common/api-dtos';
 import {
   ChatbotErrors,
   ChatbotKeyDto,

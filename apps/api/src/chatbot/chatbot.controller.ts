@@ -20,7 +20,7 @@ import {
   SupportMailService,
 } from '@docqa/chatbot';
 import { APP_CONFIG, AppConfig } from '@docqa/common';
-import { streamEvents } from '../document-proxy/sse';
+import { answerOrStream } from '../common/sse';
 import {
   AskQuestionDto,
   ChatbotAnswerDto,
@@ -32,15 +32,6 @@ import {
   SupportEmailDto,
   SupportEmailResultDto,
 } from './chatbot.dto';
-
-/** The abort controller of one request: aborted when the client goes away before the response ends. */
-function abortOnClose(res: Response): AbortController {
-  const abort = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) abort.abort(new DOMException('The client disconnected', 'AbortError'));
-  });
-  return abort;
-}
 
 /** `attachment; filename="..."; filename*=UTF-8''...` with a safe ASCII fallback. */
 export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
@@ -113,14 +104,12 @@ export class ChatbotController {
     @Res() res: Response,
   ): Promise<void> {
     const cmd = parseAskQuestion(body);
-    const abort = abortOnClose(res);
-    if (!cmd.stream) {
-      const result = await this.answers.answer(caller, cmd, abort.signal);
-      if (!res.writableEnded && !res.destroyed) res.status(200).json(result);
-      return;
-    }
-    const events = await this.answers.stream(caller, cmd, abort.signal);
-    await streamEvents(req, res, events, abort, this.cfg.sseKeepaliveMs);
+    await answerOrStream(req, res, {
+      stream: cmd.stream,
+      keepAliveMs: this.cfg.sseKeepaliveMs,
+      answer: (signal) => this.answers.answer(caller, cmd, signal),
+      events: (signal) => this.answers.stream(caller, cmd, signal),
+    });
   }
 
   @Post('support_emails')

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
 import { PAST_MESSAGES_USED, SUPPORT_MESSAGE_MAX } from '@docqa/chatbot';
-import { AccountErrorDto } from '../accounts/accounts.dto';
+import { AccountErrorDto } from '../common/api-dtos';
 
 /**
  * OpenAPI shapes of the chatbot surface. Bodies are parsed and validated in libs/chatbot

@@ -23,7 +23,7 @@ import {
   SummaryDto,
   SummaryResponseDto,
 } from './ask.dto';
-import { streamEvents } from './sse';
+import { answerOrStream } from '../common/sse';
 
 /** Whether the caller asked for Server-Sent Events: `stream: true` or `Accept: text/event-stream`. */
 export function wantsEventStream(dto: { stream?: boolean }, accept: string | undefined): boolean {
@@ -42,15 +42,6 @@ function toCommand(dto: AskDto, stream: boolean): AskCommand {
     model: dto.config?.model,
     stream,
   };
-}
-
-/** The abort controller of one request: aborted when the client goes away before the response ends. */
-function abortOnClose(res: Response): AbortController {
-  const abort = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) abort.abort(new DOMException('The client disconnected', 'AbortError'));
-  });
-  return abort;
 }
 
 @ApiTags('Document API: questions')
@@ -107,20 +98,12 @@ export class AskController {
     const cmd = toCommand(dto, wantsEventStream(dto, req.headers.accept));
     // The token decides the scope here, at the edge: its account and its docset restriction.
     const asker: AskScope = { accountId: auth.accountId, allowedDocSetNames: auth.scope.docSetNames };
-    const abort = abortOnClose(res);
-    try {
-      if (!cmd.stream) {
-        const result = await this.ask.answer(asker, cmd, abort.signal);
-        if (!res.writableEnded && !res.destroyed) res.status(200).json(result);
-        return;
-      }
-      // Checks (403, 503) happen here, so they still answer with a JSON error body.
-      const events = await this.ask.stream(asker, cmd, abort.signal);
-      await streamEvents(req, res, events, abort, this.cfg.sseKeepaliveMs);
-    } catch (err) {
-      if (abort.signal.aborted) return; // the client went away: nobody to answer
-      throw err;
-    }
+    await answerOrStream(req, res, {
+      stream: cmd.stream,
+      keepAliveMs: this.cfg.sseKeepaliveMs,
+      answer: (signal) => this.ask.answer(asker, cmd, signal),
+      events: (signal) => this.ask.stream(asker, cmd, signal),
+    });
   }
 
   @Post('summary')

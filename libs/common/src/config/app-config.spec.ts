@@ -3,7 +3,6 @@ import * as path from 'node:path';
 import { ConfigError, loadConfig, publicBaseUrlOf } from './app-config';
 import { renderConfigTable, renderEnvExample } from './config-docs';
 import { CONFIG_VARIABLES } from './config.schema';
-import { SEARCH_ATTRIBUTES } from '../temporal/temporal.constants';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 
@@ -108,10 +107,5 @@ describe('configuration documents', () => {
     ]) {
       expect(names).toContain(fixed);
     }
-  });
-
-  it('test/infra registers the same Temporal search attributes as the app', () => {
-    const infra = require(path.join(ROOT, 'test/infra/temporal.js'));
-    expect(infra.SEARCH_ATTRIBUTES).toEqual(SEARCH_ATTRIBUTES);
   });
 });

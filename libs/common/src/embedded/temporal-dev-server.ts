@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { SEARCH_ATTRIBUTES } from '../temporal/temporal.constants';
+import { SEARCH_ATTRIBUTES } from '@docqa/workflow-contract';
 import { docqaCacheDir } from './cache-dir';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';

@@ -3,6 +3,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { activityMonitor, DomainError, ErrorCode } from '@docqa/common';
 import { SourceError } from '@docqa/sources';
+import { DEPENDENCY_UNAVAILABLE_FAILURE, RUN_FAILURE } from '@docqa/workflow-contract';
 import { DocumentRejectedError } from '../extraction/document-rejected.error';
 import { RunGoneError, SourceEmptyError } from '../pipeline/pipeline-errors';
 
@@ -28,14 +29,14 @@ export function toFailure(err: unknown): unknown {
     // An engine (search, database, model) down for a while: retried with the activity's backoff, so
     // a restart mid-run does not fail documents (test/faults).
     return ApplicationFailure.create({
-      type: 'DependencyUnavailable',
+      type: DEPENDENCY_UNAVAILABLE_FAILURE,
       message: err.message,
       nonRetryable: false,
     });
   if (err instanceof DomainError)
     // Stored credentials that no longer validate (for example S3_BUCKET was unset meanwhile).
     return ApplicationFailure.create({
-      type: 'InvalidCredentials',
+      type: RUN_FAILURE.INVALID_CREDENTIALS,
       message: err.message,
       nonRetryable: true,
     });

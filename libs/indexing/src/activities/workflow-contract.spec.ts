@@ -1,34 +1,36 @@
-import { SEARCH_ATTRIBUTES } from '@docqa/common';
-import { REJECTED_DOCUMENT_ERRORS } from '../extraction/document-rejected.error';
-import { RunGoneError, SourceEmptyError } from '../pipeline/pipeline-errors';
-import { PERMANENT_SOURCE_ERRORS } from '@docqa/sources';
+import { ApplicationFailure } from '@temporalio/common';
+import { DomainError } from '@docqa/common';
+import { SourceError } from '@docqa/sources';
 import {
   docsetWorkflowId,
   documentWorkflowId,
   PERMANENT_SOURCE_FAILURES,
+  REJECTED_DOCUMENT_FAILURE,
   REJECTED_DOCUMENT_FAILURES,
   RUN_FAILURES,
-  SEARCH_ATTRIBUTE_KEYS,
-} from '@docqa/workflows/indexing.contract';
+} from '@docqa/workflow-contract';
+import { DocumentRejectedError, RejectionKind } from '../extraction/document-rejected.error';
+import { RunGoneError, SourceEmptyError } from '../pipeline/pipeline-errors';
+import { toFailure } from './failures';
 
 describe('indexing workflow contract', () => {
-  it('names the failure types the activities throw', () => {
-    expect([...REJECTED_DOCUMENT_FAILURES].sort()).toEqual([...REJECTED_DOCUMENT_ERRORS].sort());
-    expect([...PERMANENT_SOURCE_FAILURES].sort()).toEqual([...PERMANENT_SOURCE_ERRORS].sort());
+  it('the activities throw the failure types the workflows treat as permanent', () => {
+    const rejected = (Object.keys(REJECTED_DOCUMENT_FAILURE) as RejectionKind[]).map(
+      (kind) => new DocumentRejectedError(kind, 'x').name,
+    );
+    expect(rejected.sort()).toEqual([...REJECTED_DOCUMENT_FAILURES].sort());
+    const permanentSource = (['ACCESS_DENIED', 'NOT_FOUND', 'UNAVAILABLE', 'TOO_LARGE'] as const)
+      .map((kind) => new SourceError(kind, 'x'))
+      .filter((err) => !err.retryable)
+      .map((err) => err.name);
+    expect(permanentSource.sort()).toEqual([...PERMANENT_SOURCE_FAILURES].sort());
     expect(RUN_FAILURES).toEqual(
       expect.arrayContaining([
         new SourceEmptyError('x').name,
         new RunGoneError('x').name,
-        'InvalidCredentials',
+        (toFailure(DomainError.validation('x', 'stale credentials')) as ApplicationFailure).type,
       ]),
     );
-  });
-
-  it('uses the search attributes registered on the namespace', () => {
-    for (const key of Object.values(SEARCH_ATTRIBUTE_KEYS)) {
-      expect(SEARCH_ATTRIBUTES).toHaveProperty(key.name, 'Keyword');
-      expect(key.type).toBe('KEYWORD');
-    }
   });
 
   it('builds business ids', () => {

@@ -22,13 +22,13 @@ import {
   SourceError,
   SourceSync,
 } from '@docqa/sources';
-import type { indexDocsetWorkflow } from '@docqa/workflows/index-docset.workflow';
 import {
   docsetWorkflowId,
   INDEX_DOCSET_WORKFLOW,
   IndexDocsetInput,
+  IndexDocsetWorkflow,
   SEARCH_ATTRIBUTE_KEYS,
-} from '@docqa/workflows/indexing.contract';
+} from '@docqa/workflow-contract';
 import { IndexingStore, RunOptions, RunRow } from '../persistence/indexing.store';
 import { isUniqueViolation } from '../persistence/sql';
 import { LISTING_PAGE_SIZE } from '../pipeline/docset-pipeline';
@@ -448,7 +448,7 @@ export class IndexingService {
       // A deadline bounds the SDK's gRPC retries: with Temporal down the request answers 503 in
       // seconds instead of hanging (test/faults).
       this.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
-        this.temporal.workflow.start<typeof indexDocsetWorkflow>(INDEX_DOCSET_WORKFLOW, {
+        this.temporal.workflow.start<IndexDocsetWorkflow>(INDEX_DOCSET_WORKFLOW, {
           taskQueue: this.cfg.temporalTaskQueue,
           workflowId: docsetWorkflowId(accountId, docSetName),
           args: [input],

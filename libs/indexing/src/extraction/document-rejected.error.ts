@@ -1,26 +1,15 @@
-export type RejectionKind = 'UNSUPPORTED' | 'ENCRYPTED' | 'CORRUPT' | 'EMPTY';
+import { KindError } from '@docqa/common';
+import { REJECTED_DOCUMENT_FAILURE, type RejectionKind } from '@docqa/workflow-contract';
 
-const NAMES: Record<RejectionKind, string> = {
-  UNSUPPORTED: 'UnsupportedDocument',
-  ENCRYPTED: 'EncryptedDocument',
-  CORRUPT: 'CorruptDocument',
-  EMPTY: 'EmptyDocument',
-};
+export type { RejectionKind };
 
 /**
  * A file that no retry will index: unsupported type, password-protected, unreadable or without
  * text. The message is the readable reason stored in documents.error. `name` is the Temporal
- * failure type (listed in the activities' nonRetryableErrorTypes).
+ * failure type (REJECTED_DOCUMENT_FAILURE in the workflow contract).
  */
-export class DocumentRejectedError extends Error {
-  constructor(
-    readonly kind: RejectionKind,
-    message: string,
-  ) {
-    super(message);
-    this.name = NAMES[kind];
+export class DocumentRejectedError extends KindError<RejectionKind> {
+  constructor(kind: RejectionKind, message: string) {
+    super(kind, message, REJECTED_DOCUMENT_FAILURE);
   }
 }
-
-/** Failure types of rejected documents (Temporal `nonRetryableErrorTypes`). */
-export const REJECTED_DOCUMENT_ERRORS = Object.values(NAMES);

@@ -1,8 +1,10 @@
+import { RUN_FAILURE } from '@docqa/workflow-contract';
+
 /** The listing found no supported file while the docset has documents in that scope: nothing is removed. */
 export class SourceEmptyError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'SourceEmpty';
+    this.name = RUN_FAILURE.SOURCE_EMPTY;
   }
 }
 
@@ -10,6 +12,6 @@ export class SourceEmptyError extends Error {
 export class RunGoneError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'RunGone';
+    this.name = RUN_FAILURE.RUN_GONE;
   }
 }

@@ -1,4 +1,11 @@
-import type { ChatTurn, RewriteInput, TitleInput } from '../generation.port';
+import type {
+  ChatTurn,
+  ModelCall,
+  RewriteInput,
+  RewriteResult,
+  TitleInput,
+  TitleResult,
+} from '../generation.port';
 import { localTitle, MAX_TITLE_CHARS } from '../local/local.titler';
 import { turnText } from './grounded-prompt';
 
@@ -63,4 +70,39 @@ export function cleanTitle(reply: string, messages: TitleInput['messages']): str
   if (!title) title = localTitle(messages);
   if (title.length > MAX_TITLE_CHARS) title = `${title.slice(0, MAX_TITLE_CHARS - 1).trimEnd()}…`;
   return title;
+}
+
+/** One short completion of a chat model (a provider's adapter): the reply and what the call used. */
+export type PromptCompletion = (
+  what: string,
+  prompt: ChatPrompt,
+  maxTokens: number,
+  signal?: AbortSignal,
+) => Promise<{ text: string; call: ModelCall }>;
+
+/**
+ * Query rewrite on a chat model: with history, the last turns (trimmed) and the question become one
+ * standalone question; without history the question already stands alone and no call is made.
+ */
+export async function rewriteWith(
+  complete: PromptCompletion,
+  what: string,
+  maxTokens: number,
+  input: RewriteInput,
+): Promise<RewriteResult> {
+  const question = input.question.replace(/\s+/g, ' ').trim();
+  if (input.history.length === 0) return { query: question };
+  const r = await complete(what, rewritePrompt(input), maxTokens, input.signal);
+  return { query: firstLine(r.text, 1000) ?? question, call: r.call };
+}
+
+/** Conversation title on a chat model (the local title when it says nothing usable). */
+export async function titleWith(
+  complete: PromptCompletion,
+  what: string,
+  maxTokens: number,
+  input: TitleInput,
+): Promise<TitleResult> {
+  const r = await complete(what, titlePrompt(input), maxTokens, input.signal);
+  return { title: cleanTitle(r.text, input.messages), call: r.call };
 }

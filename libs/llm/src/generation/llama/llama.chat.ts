@@ -6,13 +6,7 @@ import type {
   TitleResult,
   Titler,
 } from '../generation.port';
-import {
-  ChatPrompt,
-  cleanTitle,
-  firstLine,
-  rewritePrompt,
-  titlePrompt,
-} from '../grounded/conversation-prompts';
+import { ChatPrompt, PromptCompletion, rewriteWith, titleWith } from '../grounded/conversation-prompts';
 import { LlamaRuntime } from './llama-runtime';
 
 /** One line of text: a rewrite or a title never runs on into a second paragraph. */
@@ -48,6 +42,17 @@ async function complete(
   });
 }
 
+/** `complete` with the usage as a ModelCall of the runtime's model. */
+function completion(runtime: LlamaRuntime): PromptCompletion {
+  return async (what, prompt, maxTokens, signal) => {
+    const r = await complete(runtime, what, prompt, maxTokens, signal);
+    return {
+      text: r.text,
+      call: { model: runtime.modelName, inputTokens: r.inputTokens, outputTokens: r.outputTokens },
+    };
+  };
+}
+
 /**
  * The local model as query rewriter: with history, the last turns (trimmed) and the question become
  * one standalone question; without history the question already stands alone and no call is made.
@@ -59,14 +64,8 @@ export class LlamaRewriter implements Rewriter {
     return this.runtime.modelName;
   }
 
-  async rewrite(input: RewriteInput): Promise<RewriteResult> {
-    const question = input.question.replace(/\s+/g, ' ').trim();
-    if (input.history.length === 0) return { query: question };
-    const r = await complete(this.runtime, 'Local query rewriter', rewritePrompt(input), 60, input.signal);
-    return {
-      query: firstLine(r.text, 1000) ?? question,
-      call: { model: this.model, inputTokens: r.inputTokens, outputTokens: r.outputTokens },
-    };
+  rewrite(input: RewriteInput): Promise<RewriteResult> {
+    return rewriteWith(completion(this.runtime), 'Local query rewriter', 60, input);
   }
 }
 
@@ -78,11 +77,7 @@ export class LlamaTitler implements Titler {
     return this.runtime.modelName;
   }
 
-  async title(input: TitleInput): Promise<TitleResult> {
-    const r = await complete(this.runtime, 'Local title model', titlePrompt(input), 24, input.signal);
-    return {
-      title: cleanTitle(r.text, input.messages),
-      call: { model: this.model, inputTokens: r.inputTokens, outputTokens: r.outputTokens },
-    };
+  title(input: TitleInput): Promise<TitleResult> {
+    return titleWith(completion(this.runtime), 'Local title model', 24, input);
   }
 }

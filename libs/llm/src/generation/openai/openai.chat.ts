@@ -9,13 +9,7 @@ import {
   TitleResult,
   Titler,
 } from '../generation.port';
-import {
-  ChatPrompt,
-  cleanTitle,
-  firstLine,
-  rewritePrompt,
-  titlePrompt,
-} from '../grounded/conversation-prompts';
+import { ChatPrompt, PromptCompletion, rewriteWith, titleWith } from '../grounded/conversation-prompts';
 import { callOpenAi, createOpenAiClient, OpenAiConnection } from './openai-client';
 
 async function chat(
@@ -51,39 +45,32 @@ async function chat(
   };
 }
 
+/** One OpenAI-compatible chat model behind a PromptCompletion. */
+abstract class OpenAiChatTask {
+  readonly model: string;
+  protected readonly complete: PromptCompletion;
+
+  constructor(o: OpenAiConnection) {
+    const client = createOpenAiClient(o);
+    this.model = o.model;
+    this.complete = (what, prompt, maxTokens, signal) =>
+      chat(client, o.model, what, prompt, maxTokens, signal);
+  }
+}
+
 /**
  * The OpenAI-compatible model as query rewriter: the last turns (trimmed) and the question become
  * one standalone question. Without history the question already stands alone: no call is made.
  */
-export class OpenAiRewriter implements Rewriter {
-  readonly model: string;
-  private readonly client: OpenAI;
-
-  constructor(o: OpenAiConnection) {
-    this.client = createOpenAiClient(o);
-    this.model = o.model;
-  }
-
-  async rewrite(input: RewriteInput): Promise<RewriteResult> {
-    const question = input.question.replace(/\s+/g, ' ').trim();
-    if (input.history.length === 0) return { query: question };
-    const r = await chat(this.client, this.model, 'Query rewriter', rewritePrompt(input), 80, input.signal);
-    return { query: firstLine(r.text, 1000) ?? question, call: r.call };
+export class OpenAiRewriter extends OpenAiChatTask implements Rewriter {
+  rewrite(input: RewriteInput): Promise<RewriteResult> {
+    return rewriteWith(this.complete, 'Query rewriter', 80, input);
   }
 }
 
 /** The OpenAI-compatible model as conversation titler (the local title when it says nothing usable). */
-export class OpenAiTitler implements Titler {
-  readonly model: string;
-  private readonly client: OpenAI;
-
-  constructor(o: OpenAiConnection) {
-    this.client = createOpenAiClient(o);
-    this.model = o.model;
-  }
-
-  async title(input: TitleInput): Promise<TitleResult> {
-    const r = await chat(this.client, this.model, 'Title model', titlePrompt(input), 30, input.signal);
-    return { title: cleanTitle(r.text, input.messages), call: r.call };
+export class OpenAiTitler extends OpenAiChatTask implements Titler {
+  title(input: TitleInput): Promise<TitleResult> {
+    return titleWith(this.complete, 'Title model', 30, input);
   }
 }

@@ -1,9 +1,8 @@
 /**
  * Contract of the indexing workflows, shared by the workflows, the worker and the API: names, ids,
- * inputs and results, the progress query, search attribute keys and failure types. It imports
- * nothing but Temporal's workflow-safe packages, so the API can use it without the worker.
+ * inputs and results, the progress query. It imports nothing but Temporal's workflow-safe
+ * packages, so the API can use it without the worker.
  */
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery } from '@temporalio/workflow';
 
 export const INDEX_DOCSET_WORKFLOW = 'indexDocsetWorkflow';
@@ -17,13 +16,6 @@ export function docsetWorkflowId(accountId: number, docSetName: string): string 
 export function documentWorkflowId(documentId: string): string {
   return `document-index/${documentId}`;
 }
-
-/** Search attributes on every indexing workflow (registered on the namespace, see libs/common). */
-export const SEARCH_ATTRIBUTE_KEYS = {
-  accountId: defineSearchAttributeKey('DocqaAccountId', SearchAttributeType.KEYWORD),
-  docSetName: defineSearchAttributeKey('DocqaDocSetName', SearchAttributeType.KEYWORD),
-  sourceType: defineSearchAttributeKey('DocqaSourceType', SearchAttributeType.KEYWORD),
-} as const;
 
 export type DocsetRunKind = 'sync' | 'retry';
 export type DocsetRunPhase = 'listing' | 'planning' | 'removing' | 'indexing' | 'finishing' | 'done';
@@ -99,25 +91,12 @@ export interface IndexDocumentResult {
   chunkCount?: number;
 }
 
-/** Failure type of an indexDocumentWorkflow whose document ended ERROR (its message is the reason). */
-export const DOCUMENT_FAILED = 'DocumentIndexingFailed';
-
 /**
- * Failure types no retry can fix. They must equal the error names in libs/indexing and
- * libs/sources (a unit test checks it).
+ * Signatures of the workflow functions: the client starts them by name (INDEX_*_WORKFLOW) with
+ * these types, so the API needs no import of the workflow code.
  */
-export const REJECTED_DOCUMENT_FAILURES = [
-  'UnsupportedDocument',
-  'EncryptedDocument',
-  'CorruptDocument',
-  'EmptyDocument',
-] as const;
-export const PERMANENT_SOURCE_FAILURES = [
-  'SourceAccessDenied',
-  'SourceNotFound',
-  'DocumentTooLarge',
-] as const;
-export const RUN_FAILURES = ['SourceEmpty', 'RunGone', 'InvalidCredentials'] as const;
+export type IndexDocsetWorkflow = (input: IndexDocsetInput) => Promise<DocsetRunResult>;
+export type IndexDocumentWorkflow = (input: IndexDocumentInput) => Promise<IndexDocumentResult>;
 
 export function emptyCounters(): DocsetRunCounters {
   return {

@@ -105,3 +105,42 @@ export async function streamEvents(
     if (!res.writableEnded) res.end();
   }
 }
+
+/** The abort controller of one request: aborted when the client goes away before the response ends. */
+export function abortOnClose(res: Response): AbortController {
+  const abort = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) abort.abort(new DOMException('The client disconnected', 'AbortError'));
+  });
+  return abort;
+}
+
+/**
+ * Answers one question request as JSON or, when `stream`, as Server-Sent Events (see
+ * streamEvents). The checks before the first event (403, 503) still answer with the surface's JSON
+ * error body; once the client has gone away nothing is answered.
+ */
+export async function answerOrStream<E extends SseEvent>(
+  req: Request,
+  res: Response,
+  options: {
+    stream: boolean;
+    keepAliveMs: number;
+    answer: (signal: AbortSignal) => Promise<unknown>;
+    events: (signal: AbortSignal) => Promise<AsyncIterable<E>>;
+  },
+): Promise<void> {
+  const abort = abortOnClose(res);
+  try {
+    if (!options.stream) {
+      const result = await options.answer(abort.signal);
+      if (!res.writableEnded && !res.destroyed) res.status(200).json(result);
+      return;
+    }
+    const events = await options.events(abort.signal);
+    await streamEvents(req, res, events, abort, options.keepAliveMs);
+  } catch (err) {
+    if (abort.signal.aborted) return; // the client went away: nobody to answer
+    throw err;
+  }
+}
