@@ -13,7 +13,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { postSse } from '../../test/support/sse';
-import { Engine, Harness, Indexing, loadQa, QaItem, log, percentile, ROOT, startHarness } from '../rag/harness';
+import {
+  Engine,
+  Harness,
+  Indexing,
+  loadQa,
+  QaItem,
+  log,
+  percentile,
+  ROOT,
+  startHarness,
+} from '../rag/harness';
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'embedded,elasticsearch').split(',') as Engine[];
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 96);
@@ -47,12 +57,7 @@ function body(item: QaItem, docSetName: string, stream = false) {
   };
 }
 
-async function level(
-  h: Harness,
-  qa: QaItem[],
-  concurrency: number,
-  requests: number,
-): Promise<LevelResult> {
+async function level(h: Harness, qa: QaItem[], concurrency: number, requests: number): Promise<LevelResult> {
   const times: number[] = [];
   let errors = 0;
   let next = 0;

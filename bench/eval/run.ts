@@ -135,9 +135,14 @@ function answerCache(h: Harness, corpus: Corpus, o: EvalOptions): AnswerCache | 
   return cache;
 }
 
-/** Wraps the app's search index, reranker and generator to see what each /ask call used. */
+const observed = new WeakMap<Harness, Observed>();
+
+/** Wraps the app's search index, reranker and generator (once) to see what each /ask call used. */
 function observe(h: Harness): Observed {
+  const known = observed.get(h);
+  if (known) return known;
   const seen: Observed = {};
+  observed.set(h, seen);
   const index: SearchIndex = searchIndexOf(h.app);
   const search = index.search.bind(index);
   index.search = async (q: SearchQuery) => {
@@ -178,7 +183,7 @@ async function pageTexts(h: Harness, docSetName: string): Promise<Map<string, st
   }
 }
 
-async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions): Promise<RunResult> {
+export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions): Promise<RunResult> {
   const cache = answerCache(h, corpus, o);
   const seen = observe(h);
   const pages = await pageTexts(h, corpus.docSetName);
@@ -186,6 +191,8 @@ async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions): Promi
     (pages.get(`${r.fileName}#${r.pageNumber}`) ?? []).some((v) => v.includes(normalisedPhrase(phrase)));
   const items: ItemRecord[] = [];
   const replays: Replay[] = [];
+  // Tuning aid: EVAL_DUMP_INPUTS=<dir> keeps what every /ask call handed the generator.
+  const dumped: Array<{ item: QaItem; input: GenerateInput | null }> = [];
   const qa = loadQa(corpus.dir);
   for (const [n, item] of qa.entries()) {
     for (const k of Object.keys(seen) as Array<keyof Observed>) delete seen[k];
@@ -211,10 +218,10 @@ async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions): Promi
     else if (done) cache?.recordTiming({ ttftMs, totalMs: ms });
     const answer: string = done?.data.answer ?? '';
     const citations: PageRef[] = res.events.find((e) => e.event === 'citations')?.data.citations ?? [];
-    const retrieved: PageRef[] = (seen.hits ?? []).map((x) => ({
-      fileName: x.chunk.fileName,
-      pageNumber: x.chunk.pageNumber,
-    }));
+    // What the answerer was given (after reranking and diversity); the search hits when it was not called.
+    const retrieved: PageRef[] = seen.generated
+      ? seen.generated.passages.map((p) => ({ fileName: p.fileName, pageNumber: p.pageNumber }))
+      : (seen.hits ?? []).map((x) => ({ fileName: x.chunk.fileName, pageNumber: x.chunk.pageNumber }));
     const cited = citations.map((c) => ({ fileName: c.fileName, pageNumber: c.pageNumber }));
     const score = scoreItem(item, answer, cited, retrieved, pageHasPhrase);
     items.push({
@@ -230,6 +237,7 @@ async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions): Promi
       ...(failed ? { error: String(failed.data.errorCode) } : {}),
     });
     if (score.cls !== 'unanswerable' && seen.generated) replays.push({ item, input: seen.generated });
+    dumped.push({ item, input: seen.generated ? { ...seen.generated, signal: undefined } : null });
     if (o.verbose) log(`${corpus.name} ${itemLine(items[items.length - 1])}`);
     else if (o.provider !== 'local') {
       const r = items[items.length - 1];
@@ -238,6 +246,13 @@ async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions): Promi
           `${r.error ? ` error ${r.error}` : ''} cites page ${r.citesPage ?? '-'} phrase ${r.answerHasPhrase ?? '-'}`,
       );
     }
+  }
+  if (process.env.EVAL_DUMP_INPUTS) {
+    fs.mkdirSync(process.env.EVAL_DUMP_INPUTS, { recursive: true });
+    fs.writeFileSync(
+      path.join(process.env.EVAL_DUMP_INPUTS, `${corpus.name}.${h.engine}.json`),
+      JSON.stringify(dumped),
+    );
   }
   const sorted = items.map((r) => r.ms).sort((a, b) => a - b);
   const ttft = items

@@ -5,7 +5,9 @@
  * chunking and embedder, upserted through the SearchIndex port). Traffic goes to 127.0.0.1 only. */
 import './env';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import { EMBEDDER, Embedder } from '@docqa/llm';
 import * as path from 'node:path';
 import { startTestApp, TestApp } from '../../test/support/app';
 import { sharedDir } from '../../test/support/infra';
@@ -62,6 +64,11 @@ export interface HarnessOptions {
   corpora?: Corpus[];
   /** Files of the first corpus to index (default: all its PDFs). */
   files?: string[];
+  /**
+   * Tuning aid for direct seeding: a file where document embeddings are kept by model and text,
+   * so seeding the same corpus again skips the embedder (a semantic model takes minutes).
+   */
+  embeddingCache?: string;
   env?: Record<string, string>;
 }
 
@@ -123,6 +130,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
       },
     });
     started.push({ stop: () => app.close() });
+    if (o.embeddingCache) cacheEmbeddings(app, o.embeddingCache);
     const user = await register(app);
     const accountId = await accountIdOfToken(app, user.tokenId);
     const corpora = o.corpora ?? [CORPORA.dev];
@@ -155,6 +163,25 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     await stopAll();
     throw err;
   }
+}
+
+/** Wraps the app's embedder: document vectors are looked up in (and added to) the cache file. */
+function cacheEmbeddings(app: TestApp, file: string): void {
+  const embedder = app.api.app.get<Embedder>(EMBEDDER);
+  const cache = new Map<string, number[]>(
+    fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Array<[string, number[]]>) : [],
+  );
+  const key = (t: string) => createHash('sha1').update(`${embedder.modelName}\n${t}`).digest('hex');
+  const embed = embedder.embedDocuments.bind(embedder);
+  embedder.embedDocuments = async (texts: string[]) => {
+    const missing = texts.filter((t) => !cache.has(key(t)));
+    if (missing.length) {
+      const vectors = await embed(missing);
+      missing.forEach((t, i) => cache.set(key(t), vectors[i]));
+      fs.writeFileSync(file, JSON.stringify([...cache]));
+    }
+    return texts.map((t) => cache.get(key(t)) as number[]);
+  };
 }
 
 async function register(app: TestApp): Promise<{ token: string; tokenId: number }> {

@@ -1,4 +1,4 @@
-import { NO_ANSWER_TEXT } from '@docqa/llm';
+import { EMBEDDER, Embedder, NO_ANSWER_TEXT } from '@docqa/llm';
 import type { TestApp } from '../support/app';
 import { closeCorpusExtractor, qaItem, seedCorpus, seedDocuments } from '../support/seed';
 import { postSse } from '../support/sse';
@@ -51,6 +51,9 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
     await closeCorpusExtractor();
     await closeAskApp(app);
   });
+
+  /** The configured embedder's model (all-MiniLM-L6-v2 in tests). */
+  const embedderModel = () => app.api.app.get<Embedder>(EMBEDDER).modelName;
 
   const ask = (body: unknown, token = alice.token, headers?: Record<string, string>) =>
     app.client.post(ASK, body, { token, headers });
@@ -216,7 +219,7 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
       expectMarkersResolve(answer, citations);
       // Usage: embedder, reranker and generator (no rewriter on the keyword route).
       expect(usage.perModel.map((m: { model: string }) => m.model)).toEqual([
-        'docqa-local-hash-v1',
+        embedderModel(),
         'local-reranker',
         'local',
       ]);
@@ -239,7 +242,7 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
         expectMarkersResolve(res.body.answer, res.body.citations);
         expect(res.body.usage.perModel.map((m: { model: string }) => m.model)).toEqual([
           'local-rewriter',
-          'docqa-local-hash-v1',
+          embedderModel(),
           'local-reranker',
           'local',
         ]);

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TestApp } from '../support/app';
 import { infra, uniqueName } from '../support/infra';
-import { CORPUS_DIR, qaItem } from '../support/seed';
+import { CORPUS_DIR, pgOf, qaItem, searchIndexOf } from '../support/seed';
 import { ASK, Caller, closeAskApp, expectMarkersResolve, newCaller, norm, startAskApp } from './support';
 
 const S3_KEYS = { accessKeyId: 'docqa-ask-key', secretAccessKey: 'docqa-ask-secret' };
@@ -74,6 +74,34 @@ describe('ask over documents indexed by the real pipeline', () => {
       sourceMetadata: { sourceId: expect.stringContaining('ltnews35.pdf') },
     });
     expectMarkersResolve(res.body.answer, res.body.citations);
+  });
+
+  it('indexes every chunk with its document context (title, identifying terms, section)', async () => {
+    const db = await pgOf(app);
+    const { rows } = await db.query(
+      `SELECT id, file_name, title FROM documents WHERE docset_name = 'latex' ORDER BY file_name`,
+    );
+    await db.end();
+    expect(rows.map((r) => [r.file_name, r.title])).toEqual([
+      ['geometry.pdf', null], // no metadata title: the first heading stands in
+      ['ltnews35.pdf', null],
+    ]);
+    const hits = await searchIndexOf(app).search({
+      accountId: String(caller.accountId),
+      docSetNames: ['latex'],
+      text: 'geometry package paper size',
+      limit: 50,
+      minimumSimilarityScore: 0,
+      mode: 'bm25',
+    });
+    const geometry = hits.filter((h) => h.chunk.fileName === 'geometry.pdf');
+    expect(geometry.length).toBeGreaterThan(3);
+    for (const h of geometry) {
+      expect(h.chunk.documentTitle).toBe('The geometry package Hideo Umeki | geometry');
+      expect(h.chunk.documentTerms).toMatch(/\bLATEX\b/);
+    }
+    // numbered headings such as "5.1 Paper size" become the chunks' sections
+    expect(geometry.some((h) => /\b\d+(\.\d+)* [A-Z][a-z]/.test(h.chunk.section ?? ''))).toBe(true);
   });
 
   it('lists the indexed documents and the docset', async () => {

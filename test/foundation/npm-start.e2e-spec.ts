@@ -97,7 +97,7 @@ describe('npm start (embedded defaults)', () => {
       expect(health.body.checks).toMatchObject({
         postgres: { status: 'up' },
         temporal: { status: 'up' },
-        search: { status: 'up', engine: 'embedded' },
+        search: { status: 'up' },
       });
     } finally {
       await client.close();

@@ -1,5 +1,11 @@
 import { LocalHashingEmbedder } from '@docqa/llm';
-import { ChunkRecord, ElasticsearchSearchIndex, PartialIndexingError, SearchQuery } from '@docqa/search';
+import {
+  ChunkRecord,
+  ElasticsearchSearchIndex,
+  INDEX_LAYOUT_VERSION,
+  PartialIndexingError,
+  SearchQuery,
+} from '@docqa/search';
 import { infra, uniqueName } from '../support/infra';
 import { deleteEsPrefix } from './es-cleanup';
 
@@ -43,17 +49,24 @@ describe('ElasticsearchSearchIndex', () => {
   it('creates a versioned index from its template, behind the alias, with the agreed mapping', async () => {
     const idx = make();
     await idx.upsert([chunk('Running runners ran to the marathon finish', 0)]);
-    expect(idx.indexName).toBe(`${prefix}-v1-docqa-local-hash-v1-768`);
+    expect(idx.indexName).toBe(`${prefix}-v${INDEX_LAYOUT_VERSION}-docqa-local-hash-v1-768`);
     const alias = await idx.client.indices.getAlias({ name: prefix });
     expect(Object.keys(alias)).toEqual([idx.indexName]);
     const tpl = await idx.client.indices.getIndexTemplate({ name: idx.indexName });
     expect(tpl.index_templates[0].index_template.index_patterns).toEqual([idx.indexName]);
     const m = (await idx.client.indices.getMapping({ index: idx.indexName }))[idx.indexName].mappings;
-    expect(m._meta).toEqual({ layoutVersion: 1, embeddingModel: 'docqa-local-hash-v1', dimensions: 768 });
+    expect(m._meta).toEqual({
+      layoutVersion: INDEX_LAYOUT_VERSION,
+      embeddingModel: 'docqa-local-hash-v1',
+      dimensions: 768,
+    });
     expect(m.properties).toMatchObject({
       accountId: { type: 'keyword' },
       docSetName: { type: 'keyword' },
       text: { type: 'text', analyzer: 'english', fields: { plain: { type: 'text', analyzer: 'standard' } } },
+      documentTitle: { type: 'text', analyzer: 'english' },
+      documentTerms: { type: 'text', analyzer: 'english' },
+      section: { type: 'text', analyzer: 'english' },
       embedding: {
         type: 'dense_vector',
         dims: 768,
@@ -96,9 +109,9 @@ describe('ElasticsearchSearchIndex', () => {
       { ...chunk('Second generation kept', 2), generation: 3 },
     ]);
     const before = (await v1.stats()).chunks;
-    const v2 = make({ layoutVersion: 2 });
+    const v2 = make({ layoutVersion: INDEX_LAYOUT_VERSION + 1 });
     await v2.ensureIndex();
-    expect(v2.indexName).toBe(`${prefix}-v2-docqa-local-hash-v1-768`);
+    expect(v2.indexName).toBe(`${prefix}-v${INDEX_LAYOUT_VERSION + 1}-docqa-local-hash-v1-768`);
     expect(Object.keys(await v2.client.indices.getAlias({ name: prefix }))).toEqual([v2.indexName]);
     expect(await v2.client.indices.exists({ index: v1.indexName })).toBe(false);
     expect((await v2.stats()).chunks).toBe(before);
@@ -109,12 +122,15 @@ describe('ElasticsearchSearchIndex', () => {
   });
 
   it('moves to a new, empty index when the embedder changes, keeping the old one for rollback', async () => {
-    const other = make({ layoutVersion: 2, space: { modelName: 'embed-english-v3.0', dimensions: 1024 } });
+    const next = INDEX_LAYOUT_VERSION + 1;
+    const other = make({ layoutVersion: next, space: { modelName: 'embed-english-v3.0', dimensions: 1024 } });
     await other.ensureIndex();
-    expect(other.indexName).toBe(`${prefix}-v2-embed-english-v3-0-1024`);
+    expect(other.indexName).toBe(`${prefix}-v${next}-embed-english-v3-0-1024`);
     expect(Object.keys(await other.client.indices.getAlias({ name: prefix }))).toEqual([other.indexName]);
     expect((await other.stats()).chunks).toBe(0);
-    expect(await other.client.indices.exists({ index: `${prefix}-v2-docqa-local-hash-v1-768` })).toBe(true);
+    expect(await other.client.indices.exists({ index: `${prefix}-v${next}-docqa-local-hash-v1-768` })).toBe(
+      true,
+    );
   });
 
   it('refuses an invalid prefix', () => {

@@ -158,6 +158,9 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
         sourceId: 'bucket/manual.pdf',
         chunkIndex: 0,
         text: CORPUS[0],
+        documentTitle: '',
+        documentTerms: '',
+        section: '',
       });
     }
     const hybrid = await index.search(query({ text: 'geometry page margins' }));
@@ -423,6 +426,52 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     expect(hits[0].chunk.id).toBe('bulk-98:76');
     console.log(`[${index.engine}] bulk 10,000 chunks in ${ms} ms`);
     expect(await index.deleteByAccount('bulk-acc')).toBe(10_000);
+  });
+
+  it('searches the document context fields, returns them, and routes to the document a question names', async () => {
+    // Quarterly reports of two companies: a page rarely repeats the company's name, its context does.
+    const report = (company: string, ticker: string, n: number, text: string, section: string) =>
+      chunk({
+        docSetName: 'quarterly',
+        documentId: `${ticker}-q3`,
+        fileName: `${ticker}_10Q_2023Q3.pdf`,
+        chunkIndex: n,
+        pageNumber: String(n + 1),
+        text,
+        documentTitle: `FORM 10-Q | ${ticker} 10Q 2023Q3`,
+        documentTerms: `${company} Inc ${ticker} Nasdaq 20230701 202307`,
+        section,
+      });
+    const sales = 'Total net sales increased compared with the same quarter a year earlier.';
+    await index.upsert([
+      report('Apple', 'AAPL', 0, 'Quarterly report pursuant to the Securities Exchange Act.', ''),
+      report('Apple', 'AAPL', 1, sales, 'Net Sales'),
+      report('Microsoft', 'MSFT', 0, 'Quarterly report pursuant to the Securities Exchange Act.', ''),
+      report('Microsoft', 'MSFT', 1, sales, 'Net Sales'),
+      report('Microsoft', 'MSFT', 2, `${sales} Cloud revenue grew.`, 'Net Sales'),
+    ]);
+    const ask = (text: string, o: Partial<SearchQuery> = {}) =>
+      index.search(query({ docSetNames: ['quarterly'], text, ...o }));
+    for (const mode of ['hybrid', 'bm25'] as const) {
+      const apple = await ask("How have Apple's total net sales changed?", { mode });
+      expect(apple[0].chunk).toMatchObject({
+        documentId: 'AAPL-q3',
+        fileName: 'AAPL_10Q_2023Q3.pdf',
+        pageNumber: '2',
+        section: 'Net Sales',
+        documentTerms: expect.stringContaining('Apple'),
+      });
+      const microsoft = await ask('Microsoft total net sales', { mode });
+      expect(microsoft[0].chunk.documentId).toBe('MSFT-q3');
+    }
+    // a date in the question matches the date tokens of the context
+    const dated = await ask('net sales in the quarter ended July 1, 2023', { mode: 'bm25' });
+    expect(dated.every((h) => h.chunk.documentTerms?.includes('20230701'))).toBe(true);
+    // the section field is searched too
+    expect((await ask('net sales', { mode: 'bm25' }))[0].chunk.section).toBe('Net Sales');
+    // diversity: at most one chunk per document before the others
+    const diverse = await ask('total net sales', { diversity: { perDocument: 1 }, limit: 2 });
+    expect(new Set(diverse.map((h) => h.chunk.documentId))).toEqual(new Set(['AAPL-q3', 'MSFT-q3']));
   });
 
   it('persists across restarts (embedded) / reports health', async () => {

@@ -18,8 +18,16 @@ const { freePort } = require('../infra/util');
 const P = '/api/v1/document_proxy';
 /** Longest an ask may take (issue #13). */
 export const ASK_LIMIT_MS = 5000;
-/** Longest one indexing run may stay open before the soak calls it wedged. */
-const RUN_LIMIT_MS = 300_000;
+/** Longest one indexing run may stay open before the soak calls it wedged (DOCQA_SOAK_RUN_LIMIT_SECONDS). */
+const RUN_LIMIT_MS = Number(process.env.DOCQA_SOAK_RUN_LIMIT_SECONDS ?? 300) * 1000;
+/**
+ * Embedder of the soak (DOCQA_SOAK_EMBEDDER): the hashing embedder by default, as in the other
+ * suites about indexing mechanics. What the soak tests (engine writes, locks, deadlines,
+ * cancellation, slots, health, shutdown) does not depend on the vectors, and with the MiniLM model
+ * one dev-corpus run takes minutes on a 2-core machine, leaving no time for the cycles. `minilm`
+ * runs it on the semantic model (give it DOCQA_SOAK_RUN_LIMIT_SECONDS=900).
+ */
+const EMBEDDER = process.env.DOCQA_SOAK_EMBEDDER ?? 'hashing';
 /** Soak setting of INDEXING_STALL_AFTER_MS, so a stall shows within the soak's time scale. */
 const STALL_AFTER_MS = 30_000;
 
@@ -166,6 +174,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     S3_FORCE_PATH_STYLE: 'true',
     S3_REGION: 'us-east-1',
     INDEXING_STALL_AFTER_MS: String(STALL_AFTER_MS),
+    LOCAL_EMBEDDER: EMBEDDER,
     ...(o.engine === 'elasticsearch'
       ? { ELASTICSEARCH_URL: infra().elasticsearchUrl, SEARCH_INDEX_PREFIX: uniqueName('soak') }
       : {}),

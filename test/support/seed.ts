@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { embeddingSpaceKey } from '@docqa/common';
 import type { DocumentStatus, SourceType } from '@docqa/db';
-import { chunkPages, PdfExtractor } from '@docqa/indexing';
+import { contextFields, PdfExtractor, prepareDocument } from '@docqa/indexing';
 import { EMBEDDER, Embedder } from '@docqa/llm';
 import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import type { TestApp } from './app';
@@ -22,6 +22,8 @@ export interface SeedDocument {
   fileName: string;
   /** Text of each physical page, page 1 first. */
   pages: string[];
+  /** Metadata title (as a PDF's Title), when the file has one. */
+  title?: string | null;
   status?: DocumentStatus;
   sourceType?: SourceType;
   sourceId?: string;
@@ -76,13 +78,19 @@ export async function seedDocuments(
       const sourceType = d.sourceType ?? 'S3';
       const sourceId = d.sourceId ?? `bucket/${d.docSetName}/${d.fileName}`;
       const complete = status === 'COMPLETE';
-      const chunks = complete ? chunkPages(d.pages.map((text, i) => ({ pageNumber: i + 1, text }))) : [];
+      const { context, chunks } = complete
+        ? prepareDocument({
+            fileName: d.fileName,
+            title: d.title,
+            pages: d.pages.map((text, i) => ({ pageNumber: i + 1, text })),
+          })
+        : { context: undefined, chunks: [] };
       const created = d.createdAt ?? new Date();
       await db.query(
         `INSERT INTO documents (id, account_id, docset_name, file_name, source_type, source_id, source_path, status,
            file_type, size_bytes, page_count, chunk_count, summary, indexed_at, created_at, updated_at, content_hash,
-           embedding_space, served_generation, served_chunk_count)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$15,$16,$17,$18,$12)`,
+           embedding_space, served_generation, served_chunk_count, title)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$15,$16,$17,$18,$12,$19)`,
         [
           id,
           accountId,
@@ -102,6 +110,7 @@ export async function seedDocuments(
           createHash('sha256').update(d.pages.join('\f')).digest('hex'),
           complete ? embeddingSpaceKey(embedder) : null,
           complete ? 0 : null, // a COMPLETE document's chunks (generation 0) are served
+          d.title ?? null,
         ],
       );
       if (complete) {
@@ -114,7 +123,7 @@ export async function seedDocuments(
         }
         for (let i = 0; i < chunks.length; i += 256) {
           const batch = chunks.slice(i, i + 256);
-          const vectors = await embedder.embedDocuments(batch.map((c) => c.text));
+          const vectors = await embedder.embedDocuments(batch.map((c) => c.embeddingText));
           const records: ChunkRecord[] = batch.map((c, j) => ({
             accountId: String(accountId),
             docSetName: d.docSetName,
@@ -125,6 +134,7 @@ export async function seedDocuments(
             sourceId,
             chunkIndex: c.chunkIndex,
             text: c.text,
+            ...(context ? contextFields(context, c) : {}),
             embedding: vectors[j],
           }));
           await index.upsert(records);
@@ -143,24 +153,33 @@ export const CORPUS_DIR = sharedDir('corpus', 'dev');
 let extractor: PdfExtractor | undefined;
 
 /**
- * Page texts of a dev-corpus PDF, extracted like indexing does (unpdf in a worker thread) and
- * cached in the temp dir by file size and time, so suites do not parse the same PDF again.
+ * Page texts and metadata title of a corpus PDF (the dev corpus unless `dir` names another),
+ * extracted like indexing does (unpdf in a worker thread) and cached in the temp dir by file size
+ * and time, so suites do not parse the same PDF again.
  */
-export async function corpusPages(fileName: string, dir = CORPUS_DIR): Promise<string[]> {
+export async function corpusContent(
+  fileName: string,
+  dir = CORPUS_DIR,
+): Promise<{ pages: string[]; title: string | null }> {
   const file = path.join(dir, fileName);
   const st = fs.statSync(file);
   const cacheDir = path.join(os.tmpdir(), 'docqa-corpus-pages');
   const cache = path.join(
     cacheDir,
-    `${path.basename(dir)}-${fileName}.${st.size}.${Math.floor(st.mtimeMs)}.json`,
+    `${path.basename(dir)}-${fileName}.${st.size}.${Math.floor(st.mtimeMs)}.v2.json`,
   );
-  if (fs.existsSync(cache)) return JSON.parse(fs.readFileSync(cache, 'utf8')) as string[];
+  if (fs.existsSync(cache)) return JSON.parse(fs.readFileSync(cache, 'utf8'));
   extractor ??= new PdfExtractor({ threads: 1 });
-  const pages = await extractor.extract(fs.readFileSync(file));
+  const content = await extractor.extractContent(fs.readFileSync(file));
   fs.mkdirSync(cacheDir, { recursive: true });
-  fs.writeFileSync(`${cache}.tmp`, JSON.stringify(pages));
+  fs.writeFileSync(`${cache}.tmp`, JSON.stringify(content));
   fs.renameSync(`${cache}.tmp`, cache);
-  return pages;
+  return content;
+}
+
+/** Page texts of a corpus PDF (see corpusContent). */
+export async function corpusPages(fileName: string, dir = CORPUS_DIR): Promise<string[]> {
+  return (await corpusContent(fileName, dir)).pages;
 }
 
 /** Stops the extraction thread (call in afterAll of suites that used corpusPages). */
@@ -178,7 +197,7 @@ export async function seedCorpus(
   dir = CORPUS_DIR,
 ): Promise<SeededDocument[]> {
   const docs: SeedDocument[] = [];
-  for (const fileName of files) docs.push({ docSetName, fileName, pages: await corpusPages(fileName, dir) });
+  for (const fileName of files) docs.push({ docSetName, fileName, ...(await corpusContent(fileName, dir)) });
   return seedDocuments(app, accountId, docs);
 }
 

@@ -7,6 +7,7 @@ import {
   ConfigModule,
   httpLoggerParams,
   MetricsModule,
+  ShutdownModule,
   TemporalModule,
 } from '@docqa/common';
 import { DbModule, DocumentQueueMetrics } from '@docqa/db';
@@ -40,6 +41,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(cfg),
+        ShutdownModule,
         LoggerModule.forRoot(httpLoggerParams(cfg.logLevel, cfg.logFile)),
         DbModule,
         MetricsModule,

@@ -12,6 +12,8 @@ import {
   pinoOptions,
   shutdownTracker,
   TemporalModule,
+  ShutdownModule,
+  WorkDrains,
 } from '@docqa/common';
 import { DbModule } from '@docqa/db';
 import { LlmModule } from '@docqa/llm';
@@ -23,6 +25,7 @@ export async function startWorker(cfg: AppConfig) {
   @Module({
     imports: [
       ConfigModule.forRoot(cfg),
+      ShutdownModule,
       LoggerModule.forRoot({ pinoHttp: [pinoOptions(cfg.logLevel), logDestination(cfg.logFile)] }),
       DbModule,
       MetricsModule,
@@ -44,7 +47,10 @@ if (require.main === module) {
   startWorker(cfg)
     .then((app) => {
       handleShutdownSignals({
-        stop: () => shutdownTracker.step('application modules', () => app.close()),
+        stop: async () => {
+          await app.get(WorkDrains).drainAll();
+          await shutdownTracker.step('application modules', () => app.close());
+        },
         timeoutMs: cfg.shutdownTimeoutMs,
       });
     })

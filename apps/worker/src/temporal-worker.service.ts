@@ -1,4 +1,11 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { Context } from '@temporalio/activity';
 import {
@@ -11,7 +18,14 @@ import {
   Worker,
 } from '@temporalio/worker';
 import * as path from 'node:path';
-import { activityMonitor, APP_CONFIG, AppConfig, shutdownTracker } from '@docqa/common';
+import {
+  activityMonitor,
+  APP_CONFIG,
+  AppConfig,
+  shutdownTracker,
+  WorkDrainer,
+  WorkDrains,
+} from '@docqa/common';
 import { activitiesOf } from '@docqa/indexing';
 import { ACTIVITY_CLASSES } from './activities';
 import { temporalTelemetryOptions } from './temporal-metrics';
@@ -41,16 +55,20 @@ class MonitoredActivity implements ActivityInboundCallsInterceptor {
  * bound into the worker's activity map. Stops with the application.
  */
 @Injectable()
-export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicationShutdown, WorkDrainer {
   private readonly logger = new Logger('TemporalWorker');
   private worker?: Worker;
   private connection?: NativeConnection;
   private running?: Promise<void>;
+  private draining?: Promise<void>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly cfg: AppConfig,
     private readonly moduleRef: ModuleRef,
-  ) {}
+    @Optional() drains?: WorkDrains,
+  ) {
+    drains?.add(this);
+  }
 
   activities(): Record<string, (...args: never[]) => Promise<unknown>> {
     const all: Record<string, (...args: never[]) => Promise<unknown>> = {};
@@ -91,7 +109,20 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
     this.logger.log(`worker polling task queue ${this.cfg.temporalTaskQueue}`);
   }
 
+  /**
+   * Stops polling, lets running activities finish within the grace time, then cancels them (each
+   * stops within CANCEL_GRACE_MS); called before the application's modules close (WorkDrains).
+   */
+  drain(): Promise<void> {
+    this.draining ??= this.stopWorker();
+    return this.draining;
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    await this.drain();
+  }
+
+  private async stopWorker(): Promise<void> {
     activityMonitor.detach(this.cfg.temporalTaskQueue);
     await shutdownTracker.step(
       'temporal worker',

@@ -7,5 +7,8 @@ import { TemporalWorkerService } from './temporal-worker.service';
  * Hosts the Temporal worker; imported by the worker app, and by the API in embedded mode. The
  * modules imported here provide what the activity classes depend on.
  */
-@Module({ imports: [IndexingModule], providers: [...ACTIVITY_CLASSES, TemporalWorkerService] })
+@Module({
+  imports: [IndexingModule],
+  providers: [...ACTIVITY_CLASSES, TemporalWorkerService],
+})
 export class WorkerModule {}

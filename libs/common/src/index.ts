@@ -22,3 +22,6 @@ export * from './validation/docset-name';
 export * from './deadline/deadline';
 export * from './temporal/activity-monitor';
 export * from './shutdown/shutdown';
+export * from './text/date-tokens';
+export * from './text/place-names';
+export * from './shutdown/shutdown.module';

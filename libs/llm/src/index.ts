@@ -11,6 +11,7 @@ export * from './generation/local/local.generator';
 export * from './generation/local/local.rewriter';
 export * from './generation/local/local.titler';
 export * from './generation/local/local.reranker';
+export * from './generation/question-scope';
 export { contentStems, queryTerms, stem } from './generation/local/text';
 export * from './generation/grounded/grounded-prompt';
 export * from './generation/grounded/cited-answer-stream';

@@ -8,7 +8,15 @@ import {
   ErrorCode,
   withDeadline,
 } from '@docqa/common';
-import { LegHit, runSearch } from './fusion';
+import {
+  contextQueryText,
+  DEFAULT_FIELD_BOOSTS,
+  DocumentHit,
+  FieldBoosts,
+  LegHit,
+  LegQuery,
+  runSearch,
+} from './fusion';
 import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
 import { ChunkFailure, PartialIndexingError, searchTimedOut } from './search.errors';
 import {
@@ -59,6 +67,9 @@ const SOURCE_FIELDS = [
   'sourceId',
   'chunkIndex',
   'text',
+  'documentTitle',
+  'documentTerms',
+  'section',
 ];
 
 /** Index settings and mappings of one layout version; `_meta` records what the index holds. */
@@ -96,6 +107,9 @@ export function chunkIndexTemplate(
           analyzer: 'english',
           fields: { plain: { type: 'text', analyzer: 'standard' } },
         },
+        documentTitle: { type: 'text', analyzer: 'english' },
+        documentTerms: { type: 'text', analyzer: 'english' },
+        section: { type: 'text', analyzer: 'english' },
         embedding: {
           type: 'dense_vector',
           dims: space.dimensions,
@@ -429,33 +443,66 @@ export class ElasticsearchSearchIndex implements SearchIndex {
         {
           bm25: (query, size) => this.bm25(query, size, signal),
           vector: (query, size) => this.knn(query, size, signal),
+          documents: (query, size) => this.documents(query, size, signal),
         },
         this.o.space.dimensions,
       );
     });
   }
 
-  /** Filter every query carries: the account and its requested docsets. */
-  private scope(q: SearchQuery): estypes.QueryDslQueryContainer[] {
-    return [{ term: { accountId: q.accountId } }, { terms: { docSetName: q.docSetNames } }];
+  /** Filter every query carries: the account and its requested docsets (and routed documents). */
+  private scope(q: LegQuery): estypes.QueryDslQueryContainer[] {
+    return [
+      { term: { accountId: q.accountId } },
+      { terms: { docSetName: q.docSetNames } },
+      ...(q.documentIds ? [{ terms: { documentId: q.documentIds } }] : []),
+    ];
   }
 
-  private async bm25(q: SearchQuery, size: number, signal: AbortSignal): Promise<LegHit[]> {
+  private async bm25(q: LegQuery, size: number, signal: AbortSignal): Promise<LegHit[]> {
     const r = await this.client.search<ChunkDoc>(
       {
         index: this.alias,
         size,
         _source: SOURCE_FIELDS,
         track_total_hits: false,
-        query: bm25Query(q.text, this.scope(q)),
+        query: bm25Query(q.text, this.scope(q), q.fieldBoosts),
       },
       { signal },
     );
     return r.hits.hits.map((h) => ({ chunk: toChunk(h), score: h._score ?? 0 }));
   }
 
+  /** Documents whose context (title, identifying terms) matches: one row per document (chunk 0). */
+  private async documents(q: SearchQuery, size: number, signal: AbortSignal): Promise<DocumentHit[]> {
+    const r = await this.client.search<ChunkDoc>(
+      {
+        index: this.alias,
+        size,
+        _source: ['documentId'],
+        track_total_hits: false,
+        query: {
+          bool: {
+            filter: [...this.scope(q), { term: { chunkIndex: 0 } }],
+            must: [
+              {
+                multi_match: {
+                  query: contextQueryText(q.text),
+                  fields: ['documentTitle', 'documentTerms'],
+                  type: 'most_fields',
+                },
+              },
+            ],
+          },
+        },
+      },
+      { signal },
+    );
+    return r.hits.hits.map((h) => ({ documentId: (h._source as ChunkDoc).documentId, score: h._score ?? 0 }));
+  }
+
   private async knn(
-    q: SearchQuery & { vector: number[] },
+    q: LegQuery & { vector: number[] },
     size: number,
     signal: AbortSignal,
   ): Promise<LegHit[]> {
@@ -561,17 +608,34 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 }
 
 /**
- * BM25 leg: the English-analysed field (stemmed, stop words removed) plus the standard-analysed
- * subfield, so exact word forms score above mere stem matches.
+ * BM25 leg: the English-analysed text (stemmed, stop words removed) plus its standard-analysed
+ * subfield, so exact word forms score above mere stem matches, and the document context fields
+ * with their boosts; the query's dates are added as date tokens (see `contextQueryText`).
  */
 export function bm25Query(
   text: string,
   filter: estypes.QueryDslQueryContainer[],
+  boosts: Partial<FieldBoosts> = {},
 ): estypes.QueryDslQueryContainer {
+  const b = { ...DEFAULT_FIELD_BOOSTS, ...boosts };
   return {
     bool: {
       filter,
-      must: [{ multi_match: { query: text, fields: ['text', 'text.plain^0.5'], type: 'most_fields' } }],
+      must: [
+        {
+          multi_match: {
+            query: contextQueryText(text),
+            fields: [
+              'text',
+              'text.plain^0.5',
+              `section^${b.section}`,
+              `documentTitle^${b.documentTitle}`,
+              `documentTerms^${b.documentTerms}`,
+            ],
+            type: 'most_fields',
+          },
+        },
+      ],
     },
   };
 }
@@ -597,6 +661,9 @@ function toChunk(h: estypes.SearchHit<ChunkDoc>): StoredChunk {
     sourceId: s.sourceId,
     chunkIndex: s.chunkIndex,
     text: s.text,
+    documentTitle: s.documentTitle ?? '',
+    documentTerms: s.documentTerms ?? '',
+    section: s.section ?? '',
   };
 }
 

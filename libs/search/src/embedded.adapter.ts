@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import * as fs from 'node:fs';
 import { DeadlineExceededError, DeadlineLock, type EmbeddingSpace, withDeadline } from '@docqa/common';
-import { LegHit, runSearch } from './fusion';
+import { contextQueryText, DEFAULT_FIELD_BOOSTS, DocumentHit, LegHit, LegQuery, runSearch } from './fusion';
 import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
 import { configureLanceRuntime } from './lance-runtime';
 import { PartialIndexingError, searchTimedOut } from './search.errors';
@@ -46,6 +46,9 @@ interface Row extends Record<string, unknown> {
   source_id: string;
   chunk_index: number;
   text: string;
+  doc_title: string;
+  doc_terms: string;
+  section: string;
   vector: number[];
 }
 
@@ -60,7 +63,13 @@ const COLUMNS = [
   'source_id',
   'chunk_index',
   'text',
+  'doc_title',
+  'doc_terms',
+  'section',
 ];
+
+/** Columns with a full-text index: the chunk text and the document context fields. */
+const FTS_COLUMNS = ['text', 'section', 'doc_title', 'doc_terms'] as const;
 
 // Before the engine's compute pool exists (it is sized once, on first use): a one-thread pool
 // deadlocks the full-text index builder (lance-runtime.ts).
@@ -84,6 +93,9 @@ function schema(dimensions: number): Schema {
     s('source_id'),
     new Field('chunk_index', new Int32(), false),
     s('text'),
+    s('doc_title'),
+    s('doc_terms'),
+    s('section'),
     new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
   ]);
 }
@@ -163,8 +175,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
       const t = await db.createEmptyTable(this.tableName, schema(this.o.space.dimensions), {
         existOk: true,
       });
+      await this.copyOlderLayouts(db, t);
       const indices = await t.listIndices();
-      this.ftsReady = indices.some((i) => i.columns.includes('text') && i.indexType === 'FTS');
+      this.ftsReady = FTS_COLUMNS.every((c) =>
+        indices.some((i) => i.columns.includes(c) && i.indexType === 'FTS'),
+      );
       this.probeRow = (await t.countRows(`account_id = ${sqlString(PROBE.accountId)}`)) > 0;
       return t;
     })().catch((err: unknown) => {
@@ -172,6 +187,40 @@ export class EmbeddedSearchIndex implements SearchIndex {
       throw err;
     });
     return this.table;
+  }
+
+  /**
+   * Layout upgrade: chunks of a table of an older layout with the same embedding space are copied
+   * in (fields the old layout lacks are empty until the document is re-indexed), then the old
+   * table is dropped. Rows already in the new table win, so an interrupted copy is simply redone.
+   */
+  private async copyOlderLayouts(db: lancedb.Connection, t: lancedb.Table): Promise<void> {
+    for (let v = 1; v < INDEX_LAYOUT_VERSION; v++) {
+      const old = versionedIndexName('chunks', this.o.space, v).replace(/\./g, '-');
+      const from = await db.openTable(old).catch(() => undefined);
+      if (!from) continue;
+      this.log.log(`copying chunks from ${old} to ${this.tableName}`);
+      let copied = 0;
+      for await (const batch of from.query()) {
+        const rows = batch.toArray().map((r: Record<string, unknown>) => upgradeRow(r));
+        if (rows.length === 0) continue;
+        await t.mergeInsert('id').whenNotMatchedInsertAll().execute(rows);
+        copied += rows.length;
+      }
+      from.close();
+      if (copied > 0) await this.createIndices(t);
+      await db.dropTable(old);
+      this.log.log(`copied ${copied} chunks from ${old}; dropped it`);
+    }
+  }
+
+  /** Full-text indices (text and context columns) and the bitmap indices of the filters. */
+  private async createIndices(t: lancedb.Table): Promise<void> {
+    for (const c of FTS_COLUMNS)
+      await t.createIndex(c, { config: lancedb.Index.fts(FTS_OPTIONS), replace: true });
+    await t.createIndex('account_id', { config: lancedb.Index.bitmap(), replace: true });
+    await t.createIndex('doc_set_name', { config: lancedb.Index.bitmap(), replace: true });
+    this.ftsReady = true;
   }
 
   /**
@@ -290,12 +339,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
             await t.add([toRow(this.probeChunk())]);
             this.probeRow = true;
           }
-          if (!this.ftsReady) {
-            await t.createIndex('text', { config: lancedb.Index.fts(FTS_OPTIONS), replace: true });
-            await t.createIndex('account_id', { config: lancedb.Index.bitmap(), replace: true });
-            await t.createIndex('doc_set_name', { config: lancedb.Index.bitmap(), replace: true });
-            this.ftsReady = true;
-          }
+          if (!this.ftsReady) await this.createIndices(t);
         },
         o.signal,
       );
@@ -363,24 +407,38 @@ export class EmbeddedSearchIndex implements SearchIndex {
         {
           bm25: (query, size) => this.bm25(t, query, size),
           vector: (query, size) => this.knn(t, query, size),
+          documents: (query, size) => this.documents(t, query, size),
         },
         this.o.space.dimensions,
       ),
     );
   }
 
-  private scope(q: SearchQuery): string {
+  private scope(q: LegQuery): string {
     return (
       `account_id = ${sqlString(q.accountId)} AND ` +
-      `doc_set_name IN (${q.docSetNames.map(sqlString).join(', ')})`
+      `doc_set_name IN (${q.docSetNames.map(sqlString).join(', ')})` +
+      (q.documentIds ? ` AND document_id IN (${q.documentIds.map(sqlString).join(', ')})` : '')
     );
   }
 
-  private async bm25(t: lancedb.Table, q: SearchQuery, size: number): Promise<LegHit[]> {
+  /** BM25 over the text and the document context fields, with their boosts (as Elasticsearch's). */
+  private async bm25(t: lancedb.Table, q: LegQuery, size: number): Promise<LegHit[]> {
     if (!this.ftsReady) return []; // nothing was ever written
+    const b = { ...DEFAULT_FIELD_BOOSTS, ...(q.fieldBoosts ?? {}) };
+    const text = contextQueryText(q.text);
+    const boosts = { text: 1, section: b.section, doc_title: b.documentTitle, doc_terms: b.documentTerms };
+    // A boolean of per-column matches sums the columns' scores (as Elasticsearch's most_fields);
+    // the engine's multi-match keeps only the best column's.
+    const query = new lancedb.BooleanQuery(
+      FTS_COLUMNS.filter((c) => boosts[c] > 0).map((c) => [
+        lancedb.Occur.Should,
+        new lancedb.MatchQuery(text, c, { boost: boosts[c] }),
+      ]),
+    );
     const rows = (await t
       .query()
-      .fullTextSearch(q.text, { columns: 'text' })
+      .fullTextSearch(query)
       .where(this.scope(q))
       .select([...COLUMNS, '_score'])
       .limit(size)
@@ -388,11 +446,27 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return rows.map((r) => ({ chunk: toChunk(r), score: r._score }));
   }
 
-  private async knn(
-    t: lancedb.Table,
-    q: SearchQuery & { vector: number[] },
-    size: number,
-  ): Promise<LegHit[]> {
+  /** Documents ranked by their context fields; chunk 0 stands for its document (one row each). */
+  private async documents(t: lancedb.Table, q: SearchQuery, size: number): Promise<DocumentHit[]> {
+    if (!this.ftsReady) return [];
+    const rows = (await t
+      .query()
+      .fullTextSearch(
+        new lancedb.BooleanQuery(
+          (['doc_title', 'doc_terms'] as const).map((c) => [
+            lancedb.Occur.Should,
+            new lancedb.MatchQuery(contextQueryText(q.text), c),
+          ]),
+        ),
+      )
+      .where(`${this.scope(q)} AND chunk_index = 0`)
+      .select(['document_id', '_score'])
+      .limit(size)
+      .toArray()) as Array<{ document_id: string; _score: number }>;
+    return rows.map((r) => ({ documentId: r.document_id, score: r._score }));
+  }
+
+  private async knn(t: lancedb.Table, q: LegQuery & { vector: number[] }, size: number): Promise<LegHit[]> {
     const rows = (await t
       .query()
       .nearestTo(q.vector)
@@ -573,7 +647,31 @@ function toRow(c: ChunkRecord): Row {
     source_id: c.sourceId,
     chunk_index: c.chunkIndex,
     text: c.text,
+    doc_title: c.documentTitle ?? '',
+    doc_terms: c.documentTerms ?? '',
+    section: c.section ?? '',
     vector: c.embedding,
+  };
+}
+
+/** A row of an older layout as a row of this one (missing text columns empty). */
+function upgradeRow(r: Record<string, unknown>): Row {
+  const text = (k: string) => (typeof r[k] === 'string' ? (r[k] as string) : '');
+  return {
+    id: text('id'),
+    account_id: text('account_id'),
+    doc_set_name: text('doc_set_name'),
+    document_id: text('document_id'),
+    file_name: text('file_name'),
+    page_number: text('page_number'),
+    source_type: text('source_type'),
+    source_id: text('source_id'),
+    chunk_index: Number(r.chunk_index),
+    text: text('text'),
+    doc_title: text('doc_title'),
+    doc_terms: text('doc_terms'),
+    section: text('section'),
+    vector: Array.from(r.vector as ArrayLike<number>),
   };
 }
 
@@ -589,5 +687,8 @@ function toChunk(r: Row): StoredChunk {
     sourceId: r.source_id,
     chunkIndex: Number(r.chunk_index),
     text: r.text,
+    documentTitle: r.doc_title,
+    documentTerms: r.doc_terms,
+    section: r.section,
   };
 }

@@ -1,4 +1,12 @@
-import { reciprocalRankFusion, RRF_K, runSearch, RetrievalLegs, LegHit } from './fusion';
+import {
+  diversify,
+  LegHit,
+  reciprocalRankFusion,
+  RetrievalLegs,
+  routedDocuments,
+  RRF_K,
+  runSearch,
+} from './fusion';
 import type { SearchQuery, StoredChunk } from './search.port';
 
 const id = (s: string) => s;
@@ -128,5 +136,82 @@ describe('runSearch fusion options', () => {
       ['v', 2],
       ['b', 1],
     ]);
+  });
+});
+
+describe('document routing and diversity', () => {
+  const chunk = (id: string, documentId: string): StoredChunk => ({
+    id,
+    accountId: 'acc',
+    docSetName: 'ds',
+    documentId,
+    fileName: `${documentId}.pdf`,
+    pageNumber: '1',
+    sourceType: 'S3',
+    sourceId: 's',
+    chunkIndex: 0,
+    text: id,
+  });
+  const q: SearchQuery = {
+    accountId: 'acc',
+    docSetNames: ['ds'],
+    text: 'flight time Tallahassee',
+    vector: [1],
+    limit: 3,
+    minimumSimilarityScore: 0,
+  };
+
+  it('routes to the documents whose context comes close to the best, unless too many do', () => {
+    const o = { weight: 1, share: 0.6, maxDocuments: 2 };
+    const docs = (...scores: number[]) => scores.map((score, i) => ({ documentId: `d${i}`, score }));
+    expect(routedDocuments(docs(10, 7, 3), o)).toEqual(['d0', 'd1']);
+    expect(routedDocuments(docs(10, 9, 8), o)).toEqual([]); // nothing tells them apart
+    expect(routedDocuments(docs(10), o)).toEqual(['d0']);
+    // a document being re-indexed shows up in two generations
+    expect(routedDocuments([...docs(10, 7), { documentId: 'd0', score: 10 }], o)).toEqual(['d0', 'd1']);
+    expect(routedDocuments([], o)).toEqual([]);
+  });
+
+  it('adds legs restricted to the routed documents, so their chunks rank first', async () => {
+    const seen: Array<string[] | undefined> = [];
+    const legs: RetrievalLegs = {
+      bm25: async (lq) => {
+        seen.push(lq.documentIds);
+        return lq.documentIds
+          ? [{ chunk: chunk('t2', 'tal'), score: 1 }]
+          : [
+              { chunk: chunk('o1', 'other'), score: 3 },
+              { chunk: chunk('o2', 'other'), score: 2 },
+              { chunk: chunk('t2', 'tal'), score: 1 },
+            ];
+      },
+      vector: async (lq) => (lq.documentIds ? [{ chunk: chunk('t2', 'tal'), score: 0.5 }] : []),
+      documents: async () => [
+        { documentId: 'tal', score: 9 },
+        { documentId: 'other', score: 1 },
+      ],
+    };
+    const routed = await runSearch(q, legs, 1);
+    expect(seen).toEqual([undefined, ['tal']]);
+    expect(routed[0].chunk.id).toBe('t2');
+    const plain = await runSearch({ ...q, routing: { weight: 0 } }, legs, 1);
+    expect(plain[0].chunk.id).toBe('o1');
+  });
+
+  it('keeps at most perDocument chunks of one document ahead of other documents', async () => {
+    expect(diversify(['a1', 'a2', 'a3', 'b1', 'a4', 'c1'], (x) => x[0], 2)).toEqual([
+      'a1',
+      'a2',
+      'b1',
+      'c1',
+      'a3',
+      'a4',
+    ]);
+    const legs: RetrievalLegs = {
+      bm25: async () => ['a1', 'a2', 'a3', 'b1'].map((id, i) => ({ chunk: chunk(id, id[0]), score: 9 - i })),
+      vector: async () => [],
+    };
+    const out = await runSearch({ ...q, diversity: { perDocument: 1 } }, legs, 1);
+    expect(out.map((h) => h.chunk.id)).toEqual(['a1', 'b1', 'a2']);
   });
 });

@@ -1,3 +1,4 @@
+import { dateTokens, statePostalCodes } from '@docqa/common';
 import type { SearchHit, SearchQuery, StoredChunk } from './search.port';
 
 /** Rank constant of reciprocal rank fusion (Cormack et al. 2009; also Elasticsearch's default). */
@@ -58,11 +59,84 @@ export interface LegHit {
   score: number;
 }
 
-/** The two legs an adapter implements; fusion and validation are shared here. */
+/** A document whose context matches the query, best first. */
+export interface DocumentHit {
+  documentId: string;
+  score: number;
+}
+
+/** Boosts of the BM25 leg's fields relative to the chunk text (1). */
+export interface FieldBoosts {
+  section: number;
+  documentTitle: number;
+  documentTerms: number;
+}
+
+export const DEFAULT_FIELD_BOOSTS: FieldBoosts = { section: 0.5, documentTitle: 1, documentTerms: 1 };
+
+/**
+ * The query of the BM25 leg: the text plus the tokens of its dates (`dateTokens`) and the postal
+ * codes of the US states it names (documents write `Tallahassee, FL`).
+ */
+export function contextQueryText(text: string): string {
+  const extra = [...dateTokens(text), ...statePostalCodes(text)];
+  return extra.length ? `${text} ${extra.join(' ')}` : text;
+}
+
+/** A leg's query, optionally restricted to some documents (the routed legs). */
+export type LegQuery = SearchQuery & { documentIds?: string[] };
+
+/** The legs an adapter implements; fusion, routing and validation are shared here. */
 export interface RetrievalLegs {
-  bm25(q: SearchQuery, size: number): Promise<LegHit[]>;
+  bm25(q: LegQuery, size: number): Promise<LegHit[]>;
   /** Hits with cosine similarity >= q.minimumSimilarityScore only; `score` is that similarity. */
-  vector(q: SearchQuery & { vector: number[] }, size: number): Promise<LegHit[]>;
+  vector(q: LegQuery & { vector: number[] }, size: number): Promise<LegHit[]>;
+  /** Documents ranked by their context fields alone (document routing); optional. */
+  documents?(q: SearchQuery, size: number): Promise<DocumentHit[]>;
+}
+
+/** Documents the routing leg looks at. */
+const ROUTING_DEPTH = 50;
+
+export interface RoutingOptions {
+  /** RRF weight of the routed legs (the unrestricted BM25 leg has 1); 0 turns routing off. */
+  weight: number;
+  /** A document is routed to when its context score is at least this share of the best. */
+  share: number;
+  /** Most documents routed to. */
+  maxDocuments: number;
+}
+
+export const DEFAULT_ROUTING: RoutingOptions = { weight: 1, share: 0.6, maxDocuments: 4 };
+
+/**
+ * The documents a query names: those whose context score comes close to the best one. When
+ * more than `maxDocuments` come close, the query names nothing that tells documents apart
+ * (or names something most of them share), and there is no routing.
+ */
+export function routedDocuments(hits: DocumentHit[], o: RoutingOptions): string[] {
+  if (hits.length === 0 || !(hits[0].score > 0)) return [];
+  // A document being re-indexed has a chunk 0 in two generations: count it once.
+  const close = [...new Set(hits.filter((h) => h.score >= o.share * hits[0].score).map((h) => h.documentId))];
+  return close.length > o.maxDocuments ? [] : close;
+}
+
+/**
+ * Diversity across documents: at most `perDocument` chunks of one document in a first pass
+ * over the ranking, the rest after them in their order. List and compare questions need their
+ * passages from several documents, not the top pages of one.
+ */
+export function diversify<T>(items: readonly T[], documentOf: (item: T) => string, perDocument: number): T[] {
+  const count = new Map<string, number>();
+  const first: T[] = [];
+  const rest: T[] = [];
+  for (const item of items) {
+    const d = documentOf(item);
+    const n = count.get(d) ?? 0;
+    count.set(d, n + 1);
+    (n < perDocument ? first : rest).push(item);
+  }
+  return [...first, ...rest];
 }
 
 export const MAX_SEARCH_LIMIT = 1000;
@@ -106,17 +180,36 @@ export async function runSearch(
     return hits.map((h, i) => ({ chunk: h.chunk, score: h.score, vectorRank: i + 1, similarity: h.score }));
   }
   const depth = candidateDepth(q.limit);
-  const [bm25, vector] = await Promise.all([
+  const routing = { ...DEFAULT_ROUTING, ...(q.routing ?? {}) };
+  const route = routing.weight > 0 && !!legs.documents && !!q.text.trim();
+  const [bm25, vector, documentHits] = await Promise.all([
     q.text.trim() ? legs.bm25(q, depth) : Promise.resolve([]),
     legs.vector(vq, depth),
+    route && legs.documents ? legs.documents(q, ROUTING_DEPTH) : Promise.resolve([]),
   ]);
-  const similarity = new Map(vector.map((h) => [h.chunk.id, h.score]));
+  const routed = routedDocuments(documentHits, routing);
+  const [routedBm25, routedVector] = routed.length
+    ? await Promise.all([
+        legs.bm25({ ...q, documentIds: routed }, depth),
+        legs.vector({ ...vq, documentIds: routed }, depth),
+      ])
+    : [[], []];
+  const similarity = new Map([...vector, ...routedVector].map((h) => [h.chunk.id, h.score]));
+  const vectorWeight = q.fusion?.vectorWeight ?? 1;
   const fused = reciprocalRankFusion(
-    [{ items: bm25 }, { items: vector, weight: q.fusion?.vectorWeight ?? 1 }],
+    [
+      { items: bm25 },
+      { items: vector, weight: vectorWeight },
+      { items: routedBm25, weight: routing.weight },
+      { items: routedVector, weight: routing.weight * vectorWeight },
+    ],
     (h) => h.chunk.id,
-    { limit: q.limit, k: q.fusion?.k ?? RRF_K },
+    { k: q.fusion?.k ?? RRF_K },
   );
-  return fused.map((f) => ({
+  const ordered = q.diversity
+    ? diversify(fused, (f) => f.item.chunk.documentId, q.diversity.perDocument)
+    : fused;
+  return ordered.slice(0, q.limit).map((f) => ({
     chunk: f.item.chunk,
     score: f.score,
     bm25Rank: f.ranks[0],

@@ -5,8 +5,9 @@ import type { ChunkFailure } from './search.errors';
 /**
  * Version of the chunk index layout (mapping, analysers, schema). Bump it when the layout changes:
  * the adapters then build a new index and move the data (Elasticsearch: new index + alias swap).
+ * 2: document context fields (documentTitle, documentTerms, section), searched and boosted.
  */
-export const INDEX_LAYOUT_VERSION = 1;
+export const INDEX_LAYOUT_VERSION = 2;
 
 /** `embed-english-v3.0` -> `embed-english-v3-0`: safe in ES index names and table names. */
 export function slug(s: string): string {
@@ -28,6 +29,7 @@ export function versionedIndexName(
 }
 
 const MAX_TEXT_CHARS = 1_000_000;
+const MAX_CONTEXT_CHARS = 10_000;
 
 /** Checks one chunk before it is sent to an engine; returns the reason it is refused, if any. */
 export function chunkProblem(c: ChunkRecord, dimensions: number): string | undefined {
@@ -46,6 +48,10 @@ export function chunkProblem(c: ChunkRecord, dimensions: number): string | undef
     return 'chunkIndex must be an integer 0-2147483647';
   }
   if (typeof c.text !== 'string') return 'text must be a string';
+  for (const f of ['documentTitle', 'documentTerms', 'section'] as const) {
+    if (c[f] !== undefined && typeof c[f] !== 'string') return `${f} must be a string`;
+    if ((c[f]?.length ?? 0) > MAX_CONTEXT_CHARS) return `${f} is longer than ${MAX_CONTEXT_CHARS} characters`;
+  }
   if (c.text.length > MAX_TEXT_CHARS) return `text is longer than ${MAX_TEXT_CHARS} characters`;
   if (!Array.isArray(c.embedding) || c.embedding.length !== dimensions) {
     return `embedding must have ${dimensions} dimensions`;

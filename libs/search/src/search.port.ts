@@ -58,6 +58,15 @@ export interface ChunkRecord {
   /** Position of the chunk in its document, 0-based; with documentId it makes the chunk id. */
   chunkIndex: number;
   text: string;
+  /**
+   * The document's title and file name words, the same on every chunk of a document (indexing's
+   * document context). Searched, boosted; never part of a citation.
+   */
+  documentTitle?: string;
+  /** What identifies the document throughout its body: proper names, identifiers, date tokens. */
+  documentTerms?: string;
+  /** The section heading(s) the chunk falls under. */
+  section?: string;
   /** Vector from the configured embedder; its length must equal the index's dimensions. */
   embedding: number[];
   /**
@@ -92,6 +101,19 @@ export interface SearchQuery {
    * leg has 1). Callers pass the embedder's `recommendedVectorWeight`.
    */
   fusion?: { k?: number; vectorWeight?: number };
+  /**
+   * Document routing (hybrid mode): documents whose context (title, identifying terms) matches
+   * the query clearly better than the rest get extra BM25 and kNN legs restricted to them. Tuning
+   * only; the defaults (`DEFAULT_ROUTING`) apply when absent, `weight: 0` turns it off.
+   */
+  routing?: Partial<{ weight: number; share: number; maxDocuments: number }>;
+  /** Boosts of the context fields in the BM25 leg (tuning; defaults `DEFAULT_FIELD_BOOSTS`). */
+  fieldBoosts?: Partial<{ section: number; documentTitle: number; documentTerms: number }>;
+  /**
+   * Diversity across documents: at most `perDocument` chunks of one document before chunks of
+   * others (hybrid mode). For questions that list or compare several documents.
+   */
+  diversity?: { perDocument: number };
 }
 
 export interface SearchHit {

@@ -17,6 +17,7 @@ import {
   renderError,
   shutdownTracker,
   surfaceOf,
+  WorkDrains,
   toDomainError,
 } from '@docqa/common';
 import { AppModule } from '../app.module';
@@ -181,6 +182,8 @@ export async function createApi(
         await stopped;
         clearTimeout(force);
       });
+      // The in-process worker (embedded mode) stops before the modules its activities use.
+      await app.get(WorkDrains).drainAll();
       await shutdownTracker.step('application modules', () => app.close());
     },
   };

@@ -82,3 +82,16 @@ describe('handleShutdownSignals', () => {
     expect(h.lines[1]).toContain('a write did not end');
   });
 });
+
+describe('WorkDrains', () => {
+  it('drains every registered worker, and is a no-op without one', async () => {
+    const { WorkDrains } = await import('./shutdown');
+    const drained: string[] = [];
+    const empty = new WorkDrains();
+    await empty.drainAll();
+    const drains = new WorkDrains();
+    drains.add({ drain: async () => void drained.push('worker') });
+    await drains.drainAll();
+    expect(drained).toEqual(['worker']);
+  });
+});

@@ -60,6 +60,29 @@ export class ShutdownTracker {
 
 export const shutdownTracker = new ShutdownTracker();
 
+/**
+ * What takes work (the Temporal worker) stops before the modules it uses close: Nest destroys
+ * modules deepest first, so the PDF threads, the embedding model and the search index would
+ * otherwise go while activities still run on them. A worker registers here; the api and worker
+ * bootstraps call `drainAll()` between closing their listeners and closing the application.
+ */
+export interface WorkDrainer {
+  drain(): Promise<void>;
+}
+
+/** Per application (a provider of ShutdownModule): the drainers of that application. */
+export class WorkDrains {
+  private readonly drainers = new Set<WorkDrainer>();
+
+  add(d: WorkDrainer): void {
+    this.drainers.add(d);
+  }
+
+  async drainAll(): Promise<void> {
+    await Promise.all([...this.drainers].map((d) => d.drain()));
+  }
+}
+
 export interface ShutdownSignalOptions {
   /** The graceful stop of everything. */
   stop: () => Promise<void>;

@@ -45,6 +45,8 @@ export class DocumentEntity {
   @Column({ name: 'served_chunk_count', type: 'int', nullable: true }) servedChunkCount: number | null;
   @Column({ type: 'text', nullable: true }) error: string | null;
   @Column({ type: 'text', nullable: true }) summary: string | null;
+  /** Title from the file's metadata (a PDF's Title), when it has one. */
+  @Column({ type: 'text', nullable: true }) title: string | null;
   @Column({ name: 'last_run_id', type: 'uuid', nullable: true }) lastRunId: string | null;
   @Column({ name: 'indexed_at', type: 'timestamptz', nullable: true }) indexedAt: Date | null;
   /** `<model>:<dimensions>` of the chunks in the index (see the EmbeddingSpace migration). */

@@ -5,6 +5,7 @@ import { SourceSync1764100000000 } from './1764100000000-source-sync';
 import { RunSync1764200000000 } from './1764200000000-run-sync';
 import { EmbeddingSpace1764350000000 } from './1764350000000-embedding-space';
 import { ServedChunks1764400000000 } from './1764400000000-served-chunks';
+import { DocumentTitle1764500000000 } from './1764500000000-document-title';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   RunSync1764200000000,
   EmbeddingSpace1764350000000,
   ServedChunks1764400000000,
+  DocumentTitle1764500000000,
 ];

@@ -43,6 +43,18 @@ describe('DocumentExtractor', () => {
     expect(pages[0]).toContain('geometry');
   });
 
+  it('returns the PDF metadata title with the pages, and none where there is none', async () => {
+    const titled = await extractor.extractDocument(
+      'pdf',
+      fs.readFileSync(path.join(CORPUS, 'screenplay.pdf')),
+    );
+    expect(titled.title).toBe('A LaTeX2e class for Draft Screenplays');
+    expect(titled.pages.length).toBeGreaterThan(1);
+    const untitled = await extractor.extractDocument('pdf', minimalPdf(['No metadata here.']));
+    expect(untitled).toEqual({ pages: [expect.stringContaining('No metadata here.')], title: null });
+    expect((await extractor.extractDocument('txt', Buffer.from('plain'))).title).toBeNull();
+  });
+
   it('rejects encrypted, corrupt and text-less PDFs with a readable reason', async () => {
     const encrypted = await rejection(
       extractor.extract('pdf', fs.readFileSync(path.join(FIXTURES, 'encrypted.pdf'))),

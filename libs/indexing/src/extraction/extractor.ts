@@ -9,6 +9,13 @@ import { decodeText, textPages } from './text-decoding';
 
 const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
+/** A file's text: its pages (index 0 is physical page 1) and its title where the format has one. */
+export interface ExtractedDocument {
+  pages: string[];
+  /** The PDF's metadata title; null when absent or for other formats. */
+  title: string | null;
+}
+
 /**
  * File bytes to page texts (index 0 is physical page 1). PDFs keep their physical pages; DOCX,
  * HTML, Markdown and CSV are one page; plain text is split on form feeds. Throws
@@ -19,7 +26,16 @@ export class DocumentExtractor {
   constructor(private readonly pdf: PdfExtractor) {}
 
   async extract(fileType: IndexableFileType | string, data: Buffer, signal?: AbortSignal): Promise<string[]> {
-    const pages = await this.pages(fileType, data, signal);
+    return (await this.extractDocument(fileType, data, signal)).pages;
+  }
+
+  /** Pages and title. Throws DocumentRejectedError for files no retry can read. */
+  async extractDocument(
+    fileType: IndexableFileType | string,
+    data: Buffer,
+    signal?: AbortSignal,
+  ): Promise<ExtractedDocument> {
+    const { pages, title } = await this.content(fileType, data, signal);
     if (!pages.some((p) => p.trim().length > 0)) {
       throw new DocumentRejectedError(
         'EMPTY',
@@ -28,15 +44,20 @@ export class DocumentExtractor {
           : 'The file has no text',
       );
     }
-    return pages;
+    return { pages, title };
+  }
+
+  private async content(fileType: string, data: Buffer, signal?: AbortSignal): Promise<ExtractedDocument> {
+    if (fileType === 'pdf') {
+      if (!data.subarray(0, 1024).includes('%PDF-'))
+        throw new DocumentRejectedError('CORRUPT', 'The file is not a PDF (no %PDF header)');
+      return this.pdf.extractContent(data, signal);
+    }
+    return { pages: await this.pages(fileType, data, signal), title: null };
   }
 
   private async pages(fileType: string, data: Buffer, signal?: AbortSignal): Promise<string[]> {
     switch (fileType) {
-      case 'pdf':
-        if (!data.subarray(0, 1024).includes('%PDF-'))
-          throw new DocumentRejectedError('CORRUPT', 'The file is not a PDF (no %PDF header)');
-        return this.pdf.extract(data, signal);
       case 'docx':
         return [await abortable(docxText(data), signal)];
       case 'txt':

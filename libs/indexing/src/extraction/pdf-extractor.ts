@@ -5,7 +5,8 @@ import { DocumentRejectedError } from './document-rejected.error';
 /**
  * Code of one extraction thread. It loads unpdf (PDF.js) natively: PDF.js is ESM-only, and a
  * thread keeps the parse (CPU-bound, seconds for a long PDF) off the event loop that heartbeats
- * the activity and serves the API. Pages come back as an array, 1-based physical order.
+ * the activity and serves the API. Pages come back as an array, 1-based physical order, with the
+ * metadata title when the PDF has one.
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -16,7 +17,9 @@ parentPort.on('message', async ({ id, data }) => {
     unpdf = unpdf || require(workerData.unpdfPath);
     pdf = await unpdf.getDocumentProxy(new Uint8Array(data), { verbosity: 0, isEvalSupported: false });
     const { text } = await unpdf.extractText(pdf, { mergePages: false });
-    parentPort.postMessage({ id, ok: true, pages: text });
+    const meta = await pdf.getMetadata().catch(() => null);
+    const title = meta && meta.info && typeof meta.info.Title === 'string' ? meta.info.Title : null;
+    parentPort.postMessage({ id, ok: true, pages: text, title });
   } catch (err) {
     parentPort.postMessage({ id, ok: false, name: String((err && err.name) || 'Error'), message: String((err && err.message) || err) });
   } finally {
@@ -25,10 +28,16 @@ parentPort.on('message', async ({ id, data }) => {
 });
 `;
 
+/** Text of a PDF's pages (physical order) and its metadata title, if any. */
+export interface PdfContent {
+  pages: string[];
+  title: string | null;
+}
+
 interface Job {
   id: number;
   data: Buffer;
-  resolve: (pages: string[]) => void;
+  resolve: (content: PdfContent) => void;
   reject: (err: Error) => void;
 }
 
@@ -39,7 +48,8 @@ interface Slot {
 }
 
 type Reply =
-  { id: number; ok: true; pages: string[] } | { id: number; ok: false; name: string; message: string };
+  | { id: number; ok: true; pages: string[]; title: string | null }
+  | { id: number; ok: false; name: string; message: string };
 
 export interface PdfExtractorOptions {
   threads: number;
@@ -73,10 +83,15 @@ export class PdfExtractor implements OnModuleDestroy {
    * `signal` aborts (a cancelled activity) a queued job is dropped and a running parse is stopped
    * by terminating its thread (a new one replaces it), so the caller is released at once.
    */
-  extract(data: Buffer, signal?: AbortSignal): Promise<string[]> {
+  async extract(data: Buffer, signal?: AbortSignal): Promise<string[]> {
+    return (await this.extractContent(data, signal)).pages;
+  }
+
+  /** Pages and metadata title, as `extract` (same errors, same abort behaviour). */
+  extractContent(data: Buffer, signal?: AbortSignal): Promise<PdfContent> {
     if (this.closed) return Promise.reject(new Error('PdfExtractor is closed'));
     if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<string[]>((resolve, reject) => {
+    return new Promise<PdfContent>((resolve, reject) => {
       const onAbort = () => {
         const queued = this.queue.indexOf(job);
         if (queued >= 0) {
@@ -140,7 +155,7 @@ export class PdfExtractor implements OnModuleDestroy {
       const job = slot.job;
       if (!job || job.id !== reply.id) return;
       this.finish(slot);
-      if (reply.ok) job.resolve(reply.pages);
+      if (reply.ok) job.resolve({ pages: reply.pages, title: reply.title?.trim() || null });
       else job.reject(pdfFailure(reply.name, reply.message));
       this.pump();
     });

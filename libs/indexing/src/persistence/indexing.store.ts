@@ -54,6 +54,8 @@ export interface DocumentRow {
   lastRunId: string | null;
   /** `<model>:<dimensions>` its chunks were embedded in (null: not recorded). */
   embeddingSpace: string | null;
+  /** Title from the file's metadata, when it has one. */
+  title: string | null;
 }
 
 export interface StatusCounts {
@@ -79,7 +81,7 @@ const DOC_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSetName",
   content_hash AS "contentHash", page_count AS "pageCount", chunk_count AS "chunkCount",
   chunk_generation AS "chunkGeneration", served_generation AS "servedGeneration",
   served_chunk_count AS "servedChunkCount", indexed_at AS "indexedAt", last_run_id AS "lastRunId",
-  embedding_space AS "embeddingSpace"`;
+  embedding_space AS "embeddingSpace", title`;
 
 const PAGE_INSERT_BATCH = 200;
 
@@ -330,7 +332,7 @@ export class IndexingStore {
   async savePages(
     documentId: string,
     pages: string[],
-    meta: { contentHash: string; summary: string | null; sizeBytes: number },
+    meta: { contentHash: string; summary: string | null; sizeBytes: number; title?: string | null },
   ): Promise<void> {
     await this.ds.transaction(async (m) => {
       await m.query(`DELETE FROM document_pages WHERE document_id = $1`, [documentId]);
@@ -343,9 +345,16 @@ export class IndexingStore {
         );
       }
       await m.query(
-        `UPDATE documents SET page_count = $2, content_hash = $3, summary = $4, size_bytes = $5, indexed_at = NULL,
-                updated_at = now() WHERE id = $1`,
-        [documentId, pages.length, meta.contentHash, meta.summary, String(meta.sizeBytes)],
+        `UPDATE documents SET page_count = $2, content_hash = $3, summary = $4, size_bytes = $5, title = $6,
+                indexed_at = NULL, updated_at = now() WHERE id = $1`,
+        [
+          documentId,
+          pages.length,
+          meta.contentHash,
+          meta.summary,
+          String(meta.sizeBytes),
+          meta.title ? stripNul(meta.title).slice(0, 1000) : null,
+        ],
       );
     });
   }

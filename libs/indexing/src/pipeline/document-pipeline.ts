@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
-import { Chunk, chunkPages } from '../chunking/chunker';
+import { DocumentChunk, contextFields, prepareDocument } from '../chunking/document-chunks';
+import type { DocumentContext } from '../chunking/document-context';
 import { DocumentExtractor } from '../extraction/extractor';
 import { DocumentRow, IndexingStore } from '../persistence/indexing.store';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
@@ -35,11 +36,13 @@ export interface IndexChunksOptions {
 
 /**
  * The index records of a document's chunks (one place, shared by indexing and re-embedding), as
- * generation `generation` of the document (part of the chunk ids: see SearchIndex.deleteChunks).
+ * generation `generation` of the document (part of the chunk ids: see SearchIndex.deleteChunks),
+ * each with its document context (title, identifying terms, section).
  */
 export function chunkRecords(
   doc: DocumentRow,
-  chunks: Chunk[],
+  context: DocumentContext,
+  chunks: DocumentChunk[],
   vectors: number[][],
   generation: number,
 ): ChunkRecord[] {
@@ -53,6 +56,7 @@ export function chunkRecords(
     sourceId: doc.sourceId,
     chunkIndex: c.chunkIndex,
     text: c.text,
+    ...contextFields(context, c),
     embedding: vectors[i],
     generation,
   }));
@@ -104,15 +108,16 @@ export class DocumentPipeline {
     ) {
       return { gone: false, pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount };
     }
-    const pages = await this.extractor.extract(doc.fileType, data, signal);
+    const { pages, title } = await this.extractor.extractDocument(doc.fileType, data, signal);
     signal?.throwIfAborted();
     const summary = this.summarizer.summarize(pages, run.summaryModel ?? LOCAL_SUMMARY_MODEL);
-    await this.store.savePages(documentId, pages, { contentHash, summary, sizeBytes: data.length });
+    await this.store.savePages(documentId, pages, { contentHash, summary, sizeBytes: data.length, title });
     return { gone: false, pageCount: pages.length, unchanged: false };
   }
 
   /**
-   * Chunks the stored pages, embeds them in batches and upserts them as the document's next
+   * Chunks the stored pages (each chunk with its document's context and its section, see
+   * prepareDocument), embeds them in batches and upserts them as the document's next
    * generation, beside the served one (ids `chunkId(documentId, chunkIndex, generation)`, so a
    * retried or resumed attempt overwrites instead of adding): search keeps answering from the
    * previous version until `complete` swaps them. A fresh attempt first deletes what an earlier
@@ -128,7 +133,11 @@ export class DocumentPipeline {
     const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return null;
     const accountId = String(doc.accountId);
-    const chunks = chunkPages(await this.store.loadPages(documentId));
+    const { context, chunks } = prepareDocument({
+      fileName: doc.fileName,
+      title: doc.title,
+      pages: await this.store.loadPages(documentId),
+    });
     const generation = doc.servedGeneration === null ? 0 : doc.servedGeneration + 1;
     let next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
     const signal = o.signal;
@@ -140,12 +149,12 @@ export class DocumentPipeline {
       const batch = chunks.slice(next, next + UPSERT_BATCH);
       const vectors: number[][] = [];
       for (let i = 0; i < batch.length; i += EMBED_BATCH) {
-        const texts = batch.slice(i, i + EMBED_BATCH).map((c) => c.text);
+        const texts = batch.slice(i, i + EMBED_BATCH).map((c) => c.embeddingText);
         // abortable: an embedder that ignores the signal still cannot keep a cancelled step waiting
         vectors.push(...(await abortable(this.embedder.embedDocuments(texts, { signal }), signal)));
         o.onProgress?.(next);
       }
-      await this.search.upsert(chunkRecords(doc, batch, vectors, generation), { signal });
+      await this.search.upsert(chunkRecords(doc, context, batch, vectors, generation), { signal });
       next += batch.length;
       if (!(await this.store.isIndexing(documentId, runId))) {
         const now = await this.store.getDocument(documentId);

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
-import { chunkPages } from '../chunking/chunker';
+import { prepareDocument } from '../chunking/document-chunks';
 import { DocumentRow, IndexingStore } from '../persistence/indexing.store';
 import { chunkRecords, UPSERT_BATCH } from '../pipeline/document-pipeline';
 
@@ -96,18 +96,22 @@ export class ReembedService {
   /** Writes one document's chunks into the current index; null when it changed meanwhile. */
   private async reembedDocument(doc: DocumentRow, signal?: AbortSignal): Promise<number | null> {
     const accountId = String(doc.accountId);
-    const chunks = chunkPages(await this.store.loadPages(doc.id));
+    const { context, chunks } = prepareDocument({
+      fileName: doc.fileName,
+      title: doc.title,
+      pages: await this.store.loadPages(doc.id),
+    });
     // A shorter document must not keep chunks of an earlier write into this index version.
     await this.search.deleteByDocument(accountId, doc.id);
     for (let i = 0; i < chunks.length; i += UPSERT_BATCH) {
       const batch = chunks.slice(i, i + UPSERT_BATCH);
       const vectors = await this.embedder.embedDocuments(
-        batch.map((c) => c.text),
+        batch.map((c) => c.embeddingText),
         { signal },
       );
       // As the served generation: the ids the document row says search holds (a COMPLETE document).
       await this.search.upsert(
-        chunkRecords(doc, batch, vectors, doc.servedGeneration ?? doc.chunkGeneration),
+        chunkRecords(doc, context, batch, vectors, doc.servedGeneration ?? doc.chunkGeneration),
       );
     }
     if (

@@ -40,6 +40,11 @@ export interface Passage {
   fileName: string;
   pageNumber: string;
   text: string;
+  /**
+   * The passage's document context: title, section and identifying terms (names, identifiers,
+   * date tokens). Tells near-identical documents apart; not quoted, not cited by itself.
+   */
+  context?: string;
 }
 
 export interface GenerateInput {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { assertDocsetsAllowed, AuthContext } from '@docqa/accounts';
-import { docqaMetrics, DomainError, ErrorCode } from '@docqa/common';
+import { abbreviateStates, docqaMetrics, DomainError, ErrorCode, withoutDates } from '@docqa/common';
 import { DocumentsRepository } from '@docqa/db';
 import {
   COHERE_CHAT_MODELS,
@@ -15,6 +15,9 @@ import {
   NO_ANSWER_TEXT,
   OPENAI_MODEL_ALIAS,
   Passage,
+  questionScope,
+  QuestionScope,
+  withoutInstructions,
   queryTerms,
   RERANKER,
   Reranker,
@@ -22,8 +25,9 @@ import {
   Rewriter,
   stem,
 } from '@docqa/llm';
-import { evaluateKeywordRouting, SEARCH_INDEX, SearchHit, SearchIndex } from '@docqa/search';
+import { diversify, evaluateKeywordRouting, SEARCH_INDEX, SearchHit, SearchIndex } from '@docqa/search';
 import type { AskCommand, AskEvent, AskResult } from './ask.types';
+import { chunkContext, rerankDocument } from './chunk-context';
 import { CitationTracker } from './citations';
 import { UsageMeter } from './usage';
 
@@ -41,6 +45,12 @@ export function allowedAskModels(): string[] {
 export const FOREIGN_MIN_TERMS = 2;
 export const FOREIGN_MIN_SHARE = 0.25;
 const FOREIGN_MAX_PROBES = 6;
+
+/**
+ * List and compare questions (questionScope) keep at most this many chunks of one document ahead
+ * of other documents' chunks, in the search results and in the passages after reranking.
+ */
+export const SEVERAL_DOCUMENTS_PER_DOCUMENT = 2;
 
 /** Chunks fetched for the reranker per chunk it keeps (bounded by RERANK_MAX_CANDIDATES). */
 const RERANK_DEPTH = 3;
@@ -160,7 +170,8 @@ export class AskService {
     usage.add({ model: this.embedder.modelName, inputTokens: estimateTokens(query), outputTokens: 0 });
     throwIfAborted(signal);
 
-    const hits = await this.retrieve(auth, cmd, query, vector, usage, signal);
+    const scope = questionScope(cmd.question);
+    const hits = await this.retrieve(auth, cmd, query, vector, usage, scope, signal);
     throwIfAborted(signal);
 
     const tracker = new CitationTracker(hits.map((h) => h.chunk));
@@ -177,6 +188,7 @@ export class AskService {
         fileName: h.chunk.fileName,
         pageNumber: h.chunk.pageNumber,
         text: h.chunk.text,
+        context: chunkContext(h.chunk) || undefined,
       }));
       for await (const e of generator.generate({
         question: cmd.question,
@@ -214,7 +226,10 @@ export class AskService {
     query: string,
     hits: SearchHit[],
   ): Promise<boolean> {
-    const terms = queryTerms(query);
+    // Dates and US state names as documents write them (12/08/2007, FL), so a question's
+    // "December 8" or "Florida" is not taken for a topic the docsets lack; answer instructions
+    // ("Name the locations.") are no topic either.
+    const terms = queryTerms(abbreviateStates(withoutDates(withoutInstructions(query))));
     if (terms.length === 0) return false;
     const present = new Set(hits.flatMap((h) => contentStems(h.chunk.text)));
     const absent = terms.filter((t) => !present.has(stem(t))).slice(0, FOREIGN_MAX_PROBES);
@@ -242,10 +257,12 @@ export class AskService {
     query: string,
     vector: number[],
     usage: UsageMeter,
+    scope: QuestionScope,
     signal?: AbortSignal,
   ): Promise<SearchHit[]> {
     const limit = cmd.retrievalLimit;
     const depth = this.reranker ? Math.min(Math.max(limit * RERANK_DEPTH, 20), RERANK_MAX_CANDIDATES) : limit;
+    const diversity = scope === 'single' ? undefined : { perDocument: SEVERAL_DOCUMENTS_PER_DOCUMENT };
     const hits = await this.index.search({
       accountId: String(auth.accountId),
       docSetNames: cmd.docSetNames,
@@ -254,16 +271,21 @@ export class AskService {
       limit: depth,
       minimumSimilarityScore: cmd.minimumSimilarityScore,
       fusion: { vectorWeight: this.embedder.recommendedVectorWeight },
+      diversity,
     });
     if (!this.reranker || hits.length === 0) return hits.slice(0, limit);
     throwIfAborted(signal);
     const r = await this.reranker.rerank({
       query,
-      documents: hits.map((h) => h.chunk.text),
-      topN: limit,
+      documents: hits.map((h) => rerankDocument(h.chunk)),
+      topN: diversity ? hits.length : limit,
       signal,
     });
     usage.add(r.call);
-    return r.results.map((x) => hits[x.index]).slice(0, limit);
+    const reranked = r.results.map((x) => hits[x.index]);
+    const ordered = diversity
+      ? diversify(reranked, (h) => h.chunk.documentId, diversity.perDocument)
+      : reranked;
+    return ordered.slice(0, limit);
   }
 }

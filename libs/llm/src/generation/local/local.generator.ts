@@ -7,8 +7,11 @@ import {
   NO_ANSWER_TEXT,
   Passage,
 } from '../generation.port';
+import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
+import { CONTEXT_WEIGHT, passageContextStems, queryStems, stemsWithDates } from './passage-context';
 import { segmentText } from './segments';
-import { contentStems, escapeMarkers, stem, STOP_WORDS, words } from './text';
+import { escapeMarkers, stem, STOP_WORDS, words } from './text';
+import { questionScope } from '../question-scope';
 
 export interface LocalGeneratorOptions {
   /**
@@ -26,6 +29,12 @@ export interface LocalGeneratorOptions {
    * flip, and the answer says it found no clear answer rather than cite a page that may be wrong.
    */
   minMargin?: number;
+  /** How much a passage's retrieval rank lowers its sentences' scores: 1 / (1 + rankPrior * rank) (default 0.15). */
+  rankPrior?: number;
+  /** Weight of query terms a sentence's document context holds (default CONTEXT_WEIGHT). */
+  contextWeight?: number;
+  /** Shares of list and compare answers (default SEVERAL_DOCUMENTS). */
+  several?: Partial<typeof SEVERAL_DOCUMENTS>;
 }
 
 /** What a question asks for, from its wording: it decides which sentences look like an answer. */
@@ -126,12 +135,16 @@ export function proseFactor(text: string): number {
   return r >= 0.25 ? 1 : 0.4 + (r / 0.25) * 0.6;
 }
 
-interface Candidate {
+export interface Candidate {
   passage: Passage;
   rank: number;
   index: number;
   text: string;
   stems: string[];
+  /** Stems of the passage's document context (shared by its sentences). */
+  context: Set<string>;
+  /** Query weight the document context holds (times contextWeight): how much the question names its document. */
+  named: number;
   score: number;
 }
 
@@ -165,10 +178,21 @@ export class LocalGenerator implements Generator {
   readonly provider = 'local' as const;
   readonly models = [LOCAL_MODELS.generator] as const;
   readonly defaultModel = LOCAL_MODELS.generator;
-  private readonly o: Required<LocalGeneratorOptions>;
+  private readonly o: Required<Omit<LocalGeneratorOptions, 'several'>> & {
+    several: typeof SEVERAL_DOCUMENTS;
+  };
 
   constructor(o: LocalGeneratorOptions = {}) {
-    this.o = { minCoverage: 0.34, followShare: 0.85, maxChars: 700, minMargin: 1.4, ...o };
+    this.o = {
+      minCoverage: 0.34,
+      followShare: 0.85,
+      maxChars: 700,
+      minMargin: 1.4,
+      rankPrior: 0.15,
+      contextWeight: CONTEXT_WEIGHT,
+      ...o,
+      several: { ...SEVERAL_DOCUMENTS, ...(o.several ?? {}) },
+    };
   }
 
   /** LOCAL_ANSWER_MIN_MARGIN in effect. */
@@ -200,12 +224,15 @@ export class LocalGenerator implements Generator {
     const candidates: Candidate[] = [];
     const segmentsOf = new Map<Passage, Candidate[]>();
     passages.forEach((passage, rank) => {
+      const context = passageContextStems(passage);
       const own: Candidate[] = segmentText(passage.text).map((text, index) => ({
         passage,
         rank,
         index,
         text,
-        stems: contentStems(text),
+        stems: stemsWithDates(text),
+        context,
+        named: 0,
         score: 0,
       }));
       segmentsOf.set(passage, own);
@@ -216,12 +243,14 @@ export class LocalGenerator implements Generator {
       `${input.question} ${input.query}`,
       candidates,
       scopeStems(input.question),
-      new Set(contentStems(input.question)),
+      new Set(queryStems(input.question)),
     );
     if (q.total === 0) return NO_ANSWER_TEXT;
 
     // The passage that holds the most query weight decides whether the documents cover it at all.
-    const coverageOf = new Map(passages.map((p) => [p, covered(q, contentStems(p.text)) / q.total]));
+    const coverageOf = new Map(
+      passages.map((p) => [p, covered(q, [...stemsWithDates(p.text), ...passageContextStems(p)]) / q.total]),
+    );
     if (Math.max(...coverageOf.values()) < this.o.minCoverage) return NO_ANSWER_TEXT;
     const proseOf = new Map(passages.map((p) => [p, proseFactor(p.text)]));
 
@@ -235,6 +264,7 @@ export class LocalGenerator implements Generator {
       : undefined;
     for (const c of candidates) {
       const own = segmentsOf.get(c.passage) ?? [];
+      c.named = this.o.contextWeight * covered(q, [...c.context]);
       let score = scoreSentence(q, c);
       if (score === 0) continue;
       const prev = REFERS_BACK.test(c.text) ? (own[c.index - 1]?.text ?? '') : '';
@@ -242,15 +272,40 @@ export class LocalGenerator implements Generator {
       if (headingLike(c.text)) score *= 0.6;
       if (focusPattern?.test(c.text)) score *= 1.6;
       score *= (0.5 + (coverageOf.get(c.passage) ?? 0)) * (proseOf.get(c.passage) ?? 1);
-      c.score = score / (1 + 0.15 * c.rank);
+      // What the document's context holds is added after the sentence's own factors: it is the
+      // same for every sentence of the document, so it ranks documents and leaves the choice of a
+      // sentence within one document to what the sentences say.
+      c.score = score / (1 + this.o.rankPrior * c.rank) + c.named;
     }
-    const ranked = [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
+    const all = [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
+    if (!all[0] || all[0].score <= 0) return NO_ANSWER_TEXT;
+    const scope = questionScope(input.question);
+    if (scope !== 'single') {
+      const several = composeSeveral(
+        scope,
+        all,
+        this.o.maxChars,
+        (stems) => covered(q, [...stems]),
+        this.o.several,
+      );
+      if (several) return several;
+    }
+    const ranked = all;
     const best = ranked[0];
-    if (!best || best.score <= 0) return NO_ANSWER_TEXT;
+    // Rivals for the margin: sentences of other pages whose document the question names at least
+    // as much (a page of a document it does not name is no coin flip). Both are compared on what
+    // the sentences say, without the document match they share.
     const rival = ranked.find(
-      (c) => c.passage.fileName !== best.passage.fileName || c.passage.pageNumber !== best.passage.pageNumber,
+      (c) =>
+        (c.passage.fileName !== best.passage.fileName || c.passage.pageNumber !== best.passage.pageNumber) &&
+        c.named >= best.named,
     );
-    if (rival && rival.score > 0 && best.score < rival.score * this.o.minMargin) return NO_ANSWER_TEXT;
+    if (
+      rival &&
+      rival.score - best.named > 0 &&
+      best.score - best.named < (rival.score - best.named) * this.o.minMargin
+    )
+      return NO_ANSWER_TEXT;
 
     const own = segmentsOf.get(best.passage) ?? [];
     const chosen: Candidate[] = [];
@@ -293,10 +348,10 @@ function weighQuery(
   scope: Set<string>,
   asked: Set<string>,
 ): WeightedQuery {
-  const order = [...new Set(contentStems(text))];
+  const order = [...new Set(queryStems(text))];
   const df = new Map<string, number>(order.map((t) => [t, 0]));
   for (const c of candidates) {
-    for (const t of new Set(c.stems)) if (df.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+    for (const t of new Set([...c.stems, ...c.context])) if (df.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   }
   const n = candidates.length;
   const terms = new Map<string, number>();
@@ -319,14 +374,23 @@ function covered(q: WeightedQuery, stems: string[]): number {
   return sum;
 }
 
+/**
+ * What a sentence says about the question: the query terms it holds, bigrams kept in order, less
+ * for long sentences. Terms its document context holds (the document's name, identifiers, the
+ * section) say which document it is from, not what it answers: they are scored once for every
+ * sentence of the passage (CONTEXT_WEIGHT), never as the sentence's content, so a header line
+ * repeating a report's registration does not outscore the line that answers.
+ */
 function scoreSentence(q: WeightedQuery, c: Candidate): number {
   if (c.stems.length === 0) return 0;
-  const matched = covered(q, c.stems);
+  const content = c.context.size ? c.stems.filter((s) => !c.context.has(s)) : c.stems;
+  const matched = covered(q, content);
   if (matched === 0) return 0;
   let bigrams = 0;
   for (let i = 0; i + 1 < q.order.length; i++) {
     const a = q.order[i];
     const b = q.order[i + 1];
+    if (c.context.has(a) && c.context.has(b)) continue;
     for (let j = 0; j + 1 < c.stems.length; j++) {
       if (c.stems[j] === a && c.stems[j + 1] === b) {
         bigrams += Math.min(q.terms.get(a) ?? 0, q.terms.get(b) ?? 0);

@@ -1,11 +1,13 @@
 /**
- * Splits extracted page text into answer-sized segments: sentences, list items, and code or table
- * lines that end in `;`. PDF text has a line break at every printed line, so lines are joined
- * first; a line-break hyphen (`dimen-\nsions`) is kept as a plain hyphen (`dimen-sions`), since a
+ * Splits extracted page text into answer-sized segments: sentences, list items, form fields
+ * (`Label: value` lines, with their wrapped continuation), and code or table lines that end in
+ * `;`. PDF text has a line break at every printed line, so lines are joined first; a line-break hyphen (`dimen-\nsions`) is kept as a plain hyphen (`dimen-sions`), since a
  * real compound (`user-\ndefined`) cannot be told apart.
  */
 const MAX_SEGMENT = 360;
 const BULLET = /^[•◦▪‣∙·*–-]\s/u;
+/** A form field at the start of a line (`Flight Time: 2319 hours`): it starts a segment of its own. */
+const FIELD = /^\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:(\s|$)/u;
 const LINE_END = /[.!?:;]["'”’)\]]*$/u;
 /** A sentence end inside a line: `. ` followed by a capital, a backslash command or a quote. */
 const INNER_END = /(?<=[\p{Ll}\p{N})"”'’\]}][.!?])\s+(?=[\p{Lu}\\"“(])/u;
@@ -13,10 +15,12 @@ const INNER_END = /(?<=[\p{Ll}\p{N})"”'’\]}][.!?])\s+(?=[\p{Lu}\\"“(])/u;
 export function segmentText(text: string): string[] {
   const out: string[] = [];
   let buf = '';
+  let field = false;
   const flush = () => {
     const s = buf.trim();
     if (s) out.push(...s.split(INNER_END).flatMap(splitLong));
     buf = '';
+    field = false;
   };
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.replace(/\s+/g, ' ').trim();
@@ -24,9 +28,11 @@ export function segmentText(text: string): string[] {
       flush();
       continue;
     }
-    if (BULLET.test(line) && buf) flush();
-    if (!buf) buf = line;
-    else if (/\p{L}-$/u.test(buf) && /^\p{Ll}/u.test(line)) buf += line;
+    if ((BULLET.test(line) || FIELD.test(line) || (field && !continuesField(buf, line))) && buf) flush();
+    if (!buf) {
+      buf = line;
+      field = FIELD.test(line);
+    } else if (/\p{L}-$/u.test(buf) && /^\p{Ll}/u.test(line)) buf += line;
     else buf += ` ${line}`;
     if (LINE_END.test(line) || buf.length > 4 * MAX_SEGMENT) flush();
   }
@@ -35,6 +41,16 @@ export function segmentText(text: string): string[] {
     .flatMap((s) => s.split(INNER_END))
     .map((s) => s.trim())
     .filter((s) => s.length > 1);
+}
+
+/**
+ * Whether a line continues the form field before it: the value was cut mid-parenthesis or after a
+ * comma, or the line goes on in lower case. Otherwise the field ended with its line, and a heading
+ * or a paragraph that follows is not part of its value.
+ */
+function continuesField(buf: string, line: string): boolean {
+  const open = (buf.match(/\(/g) ?? []).length > (buf.match(/\)/g) ?? []).length;
+  return open || /[,(&/-]$/.test(buf) || /^\p{Ll}/u.test(line);
 }
 
 /** Cuts an over-long run (tables, run-together text) at a clause or word boundary. */

@@ -1,0 +1,54 @@
+import type { ChunkRecord } from '@docqa/search';
+import { Chunk, chunkPages, ChunkOptions, DEFAULT_CHUNKING } from './chunker';
+import { DocumentContext, documentContext, embeddingText } from './document-context';
+import { chunkSections } from './sections';
+
+/** A chunk with the section it falls under and the text the embedder gets. */
+export interface DocumentChunk extends Chunk {
+  section: string;
+  /** Document context, section and chunk text: what is embedded (the citation keeps `text`). */
+  embeddingText: string;
+}
+
+export interface PreparedDocument {
+  context: DocumentContext;
+  chunks: DocumentChunk[];
+}
+
+/**
+ * A document's chunks as indexing writes them: page-aware chunks of its pages, each with the
+ * document's context and its section. Indexing and the test/bench seeders share it, so what is
+ * measured is what production indexes.
+ */
+export function prepareDocument(
+  doc: {
+    fileName: string;
+    title?: string | null;
+    pages: ReadonlyArray<{ pageNumber: number; text: string }>;
+  },
+  o: ChunkOptions = DEFAULT_CHUNKING,
+): PreparedDocument {
+  const context = documentContext({
+    fileName: doc.fileName,
+    title: doc.title,
+    pages: doc.pages.map((p) => p.text),
+  });
+  const chunks = chunkPages(doc.pages, o);
+  const sections = chunkSections(doc.pages, chunks);
+  return {
+    context,
+    chunks: chunks.map((c, i) => ({
+      ...c,
+      section: sections[i],
+      embeddingText: embeddingText(context, sections[i], c.text),
+    })),
+  };
+}
+
+/** The context fields of a chunk record. */
+export function contextFields(
+  context: DocumentContext,
+  chunk: DocumentChunk,
+): Pick<ChunkRecord, 'documentTitle' | 'documentTerms' | 'section'> {
+  return { documentTitle: context.title, documentTerms: context.terms, section: chunk.section };
+}

@@ -1,0 +1,85 @@
+import type { Passage } from '../generation.port';
+import { questionScope, withoutInstructions } from '../question-scope';
+import { LocalGenerator } from './local.generator';
+
+/** Two reports of one template: the same sentence, told apart only by their document context. */
+const report = (n: number, file: string, hours: string, context: string): Passage => ({
+  n,
+  fileName: file,
+  pageNumber: '2',
+  text: `Pilot Information\nFlight Time: ${hours} hours (Total, all aircraft), 20 hours (Last 90 days, all aircraft)\nCertificate: Private`,
+  context,
+});
+const tallahassee =
+  'NTSB Aviation Accident Final Report | Pilot Information | Tallahassee FL Piper N5921D 20071208 200712';
+const seward =
+  'NTSB Aviation Accident Final Report | Pilot Information | Seward AK Piper N1181Y 20071129 200711';
+const wausau =
+  'NTSB Aviation Accident Final Report | Pilot Information | Wausau WI Cessna N2151J 20071208 200712';
+const cited = (text: string) => [...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+
+describe('LocalGenerator with document context', () => {
+  const g = new LocalGenerator();
+  const passages = [
+    report(1, 'seward.pdf', '2640', seward),
+    report(2, 'tallahassee.pdf', '2319', tallahassee),
+    report(3, 'wausau.pdf', '1100', wausau),
+  ];
+
+  it('cites the report the question names, though its sentence reads like every other', () => {
+    const question = "What was the pilot's total flight time in the accident near Tallahassee, Florida?";
+    const text = g.compose({ question, query: question, history: [], passages });
+    expect(text).toContain('2319 hours');
+    expect(cited(text)).toEqual([2]);
+    // without the context the sentences tie, and the answerer does not guess
+    const bare = passages.map(({ context: _context, ...p }) => p);
+    expect(cited(g.compose({ question, query: question, history: [], passages: bare }))).toEqual([]);
+  });
+
+  it('matches a date in the question to the date tokens of the context', () => {
+    const question = 'What was the total flight time of the pilot in the November 29, 2007 accident?';
+    expect(cited(g.compose({ question, query: question, history: [], passages }))).toEqual([1]);
+  });
+
+  it('answers a comparison from both documents it names, and a list from every matching one', () => {
+    const compare =
+      'Who had more total flight time: the pilot in the Tallahassee accident or the pilot in the Seward accident?';
+    expect(cited(g.compose({ question: compare, query: compare, history: [], passages })).sort()).toEqual([
+      1, 2,
+    ]);
+    const list = 'Which of the accidents happened on December 8, 2007? Give the flight times.';
+    expect(cited(g.compose({ question: list, query: list, history: [], passages })).sort()).toEqual([2, 3]);
+  });
+});
+
+describe('questionScope', () => {
+  it('tells list and compare questions from single-document ones', () => {
+    expect(questionScope('Which of the accidents were fatal? Name the locations.')).toBe('list');
+    expect(questionScope('Which accidents happened on December 8, 2007?')).toBe('list');
+    expect(questionScope('List all reports that mention icing.')).toBe('list');
+    expect(questionScope('Who had more flight time: the pilot in A or the pilot in B?')).toBe('compare');
+    expect(questionScope('Compare the net sales of Apple and Microsoft.')).toBe('compare');
+    expect(questionScope('Of the accidents at A and B, which aircraft had the more powerful engine?')).toBe(
+      'compare',
+    );
+    for (const q of [
+      "What was the pilot's total flight time in the accident near Tallahassee?",
+      'How do I get MetaPost to write SVG files instead of PostScript?',
+      'latex set all margins 2cm',
+      'Which unit do the DocBook XSL stylesheets assume for a dimension given without units?',
+    ])
+      expect(questionScope(q)).toBe('single');
+  });
+});
+
+describe('withoutInstructions', () => {
+  it('drops answer instructions after the question, keeps the question', () => {
+    expect(withoutInstructions('Which of the accidents were fatal? Name the locations.')).toBe(
+      'Which of the accidents were fatal?',
+    );
+    expect(withoutInstructions('Give me the default. Why is it 2cm? List the options.')).toBe(
+      'Give me the default. Why is it 2cm?',
+    );
+    expect(withoutInstructions('latex set all margins 2cm')).toBe('latex set all margins 2cm');
+  });
+});

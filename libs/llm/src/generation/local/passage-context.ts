@@ -1,0 +1,34 @@
+import { abbreviateStates, dateTokens, withoutDates } from '@docqa/common';
+import type { Passage } from '../generation.port';
+import { contentStems } from './text';
+
+/**
+ * What the extractive answerer knows of a passage's document. Twenty reports of one template
+ * state "Flight Time: 2319 hours" alike; only the document's context (title, identifying terms
+ * such as place, registration and date, section) tells which report a sentence is from. The
+ * answerer scores a sentence by the query terms it holds plus, with CONTEXT_WEIGHT, those its
+ * document's context holds; dates count as day and month tokens on both sides.
+ */
+export const CONTEXT_WEIGHT = 1;
+
+/** Content stems of a text plus the tokens of its dates. */
+export function stemsWithDates(text: string): string[] {
+  return [...contentStems(text), ...dateTokens(text)];
+}
+
+/**
+ * A query's stems: its dates as tokens only (their words would count twice), US state names as
+ * their postal codes (documents write `Elyria, OH`), no "how many", the rest as content stems.
+ */
+export function queryStems(text: string): string[] {
+  const asked = abbreviateStates(withoutDates(text)).replace(HOW_MUCH, ' ');
+  return [...contentStems(asked), ...dateTokens(text)];
+}
+
+/** "How many" and "how much" ask for a quantity; "many" is not what the answer is about. */
+const HOW_MUCH = /\bhow (many|much)\b/gi;
+
+/** Stems of a passage's document context (empty without one). */
+export function passageContextStems(p: Passage): Set<string> {
+  return new Set(p.context ? stemsWithDates(p.context) : []);
+}

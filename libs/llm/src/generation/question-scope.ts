@@ -1,0 +1,39 @@
+/**
+ * Whether a question is about one document or several, from its wording (English). A list
+ * question ("Which of the accidents were fatal?", "List every report that ...") wants an answer
+ * from every matching document; a comparison ("Who had more flight time: the pilot in A or the
+ * pilot in B?", "Compare X and Y") from each document it names. Retrieval then keeps passages of
+ * several documents (diversity), and the answer cites each of them.
+ */
+export type QuestionScope = 'single' | 'list' | 'compare';
+
+const COMPARE =
+  /\b(compare[ds]?|comparison|versus|vs\.?|differences? between|both|of the two|which (one|of (the|these|those) (two|three)))\b/i;
+const COMPARATIVE =
+  /\b(more|less|fewer|greater|higher|lower|larger|smaller|longer|shorter|earlier|later|older|younger|newer|bigger|heavier|lighter|faster|slower|most|least)\b|\b\w{3,}er than\b/i;
+const LIST =
+  /^\s*(which|what) of (the|these|those|all)\b|\b(list|name|enumerate|identify) (all|every|each|the)\b|\b(in|for) which (of the )?\w+s\b|\b(all|every) (the )?\w+s? (that|which|where|whose|with|in which)\b|^\s*which \w+s (were|are|had|have|did|do|involved|happened|occurred|reported|show|mention)\b/i;
+
+export function questionScope(question: string): QuestionScope {
+  const q = question.replace(/\s+/g, ' ').trim();
+  if (COMPARE.test(q)) return 'compare';
+  // "Who had more total flight time: the pilot in A or the pilot in B?", "Of A and B, which ... more ...?"
+  if (/(^|[.,:;?!]\s+)(who|which|what)\b/i.test(q) && COMPARATIVE.test(q) && /\b(or|and)\b/i.test(q))
+    return 'compare';
+  if (LIST.test(q)) return 'list';
+  return 'single';
+}
+
+/** A sentence that tells how to answer ("Give the registration numbers.", "Name the locations."). */
+const INSTRUCTION =
+  /^(give|name|list|provide|include|show|state|answer|cite|quote|mention|use|keep|format|reply|respond)\b/i;
+
+/**
+ * The question without its answer instructions: sentences after the first that start with an
+ * imperative ("Which accidents were fatal? Name the locations." -> "Which accidents were fatal?").
+ * They say what the answer should look like, not what the documents must be about.
+ */
+export function withoutInstructions(question: string): string {
+  const sentences = question.split(/(?<=[.?!])\s+/);
+  return [sentences[0], ...sentences.slice(1).filter((s) => !INSTRUCTION.test(s.trim()))].join(' ');
+}
