@@ -133,6 +133,12 @@ export interface EmbedderStats {
   inferMs: number;
 }
 
+/**
+ * Suffix of the int8 graph's embedding space. Name a new one (e.g. `-int8v2`) if bert2onnx.py's
+ * int8 recipe changes, so vectors of the old recipe are re-embedded rather than mixed.
+ */
+export const INT8_SPACE_SUFFIX = '-int8';
+
 /** How long close() waits for a running batch, then for the thread to exit, before terminating it. */
 const CLOSE_WAIT_MS = 60_000;
 /** Queued document texts a batch is chosen from (the oldest one always goes: nothing starves). */
@@ -183,7 +189,10 @@ export class OnnxEmbedder implements Embedder {
 
   private constructor(private readonly o: Required<OnnxEmbedderOptions> & { precision: EmbedderPrecision }) {
     this.manifest = readLocalModel(o.dir);
-    this.modelName = this.manifest.name;
+    // int8 vectors are close to fp32's (cosine 0.98-1.0) but not the same: their own embedding
+    // space (documents.embedding_space, index version), so the two are never mixed in one index
+    this.modelName =
+      o.precision === 'int8' ? `${this.manifest.name}${INT8_SPACE_SUFFIX}` : this.manifest.name;
     this.dimensions = this.manifest.dimensions;
     this.batchSize = o.batchSize;
     this.precision = o.precision;
