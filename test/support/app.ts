@@ -80,6 +80,12 @@ export async function startTestApp(o: TestAppOptions = {}): Promise<TestApp> {
     async close() {
       await client.close();
       await api.close();
+      // DOCQA_TEST_LOG_DIR keeps each app's log (debugging a failure seen only under load).
+      const keep = process.env.DOCQA_TEST_LOG_DIR;
+      if (keep && fs.existsSync(logFile)) {
+        fs.mkdirSync(keep, { recursive: true });
+        fs.copyFileSync(logFile, path.join(keep, `${path.basename(dataDir)}.log`));
+      }
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

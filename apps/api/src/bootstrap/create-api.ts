@@ -145,6 +145,11 @@ export async function createApi(
   await app.init();
 
   const httpsServer = app.getHttpServer() as https.Server;
+  // Idle keep-alive connections stay open longer than a load balancer's idle timeout (60 s on the
+  // common ones) and than a busy client's reuse window: with Node's 5 s default, a client reusing a
+  // connection the server is just closing gets ECONNRESET on a request that never arrived.
+  httpsServer.keepAliveTimeout = 65_000;
+  httpsServer.headersTimeout = 66_000;
   const httpsPort = await listen(httpsServer, cfg.httpsPort, cfg.bindHost);
   // Absolute URLs in responses (avatar_url, citation links) use this, never the request's Host.
   cfg.publicBaseUrl = publicBaseUrlOf(cfg, httpsPort);

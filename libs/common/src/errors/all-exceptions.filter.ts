@@ -36,6 +36,14 @@ export function toDomainError(exception: unknown, req?: Request): { error: Domai
   if (e && (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')) {
     return { error: new DomainError(ErrorCode.VALIDATION_ERROR, 'Unsupported request body encoding') };
   }
+  if (databaseUnavailable(exception)) {
+    return {
+      error: new DomainError(
+        ErrorCode.DEPENDENCY_UNAVAILABLE,
+        'The database is not available; try again shortly',
+      ),
+    };
+  }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const code = STATUS_CODES[status];
@@ -51,6 +59,37 @@ export function toDomainError(exception: unknown, req?: Request): { error: Domai
     error: new DomainError(ErrorCode.INTERNAL_ERROR, 'Internal server error'),
     errorId: randomUUID(),
   };
+}
+
+/** Postgres SQLSTATEs of a server that cannot take the query now (shutting down, starting, full). */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
+/** Connect-phase failures (a query's dropped connection is matched by its message below). */
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * A database that cannot be reached or gives no connection in time (pg-pool's connect timeout when
+ * every connection is busy) is a dependency that is down, 503, not a fault of the service: the
+ * client may retry. Errors of a query that ran (constraint, syntax) are not matched.
+ */
+export function databaseUnavailable(exception: unknown): boolean {
+  const e = exception as { code?: unknown; message?: unknown; driverError?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const inner = (e.driverError ?? e) as { code?: unknown; message?: unknown };
+  const code = typeof inner.code === 'string' ? inner.code : '';
+  if (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code)) return true;
+  const message = typeof inner.message === 'string' ? inner.message : '';
+  return /^(timeout exceeded when trying to connect|Connection terminated( unexpectedly| due to connection timeout)?)$/.test(
+    message,
+  );
 }
 
 function publicMessage(ex: HttpException, status: number): string {

@@ -16,6 +16,21 @@ describe('document context', () => {
     expect(firstHeading('1\n\nAn Introduction to R\nNotes on R')).toBe('An Introduction to R Notes on R');
   });
 
+  it('takes no paragraph for a heading: only the short first sentence of a longer line', () => {
+    expect(
+      firstHeading('Holiday policy. Every employee gets thirty days of paid leave. Reference code X1.\nMore'),
+    ).toBe('Holiday policy');
+    expect(
+      firstHeading(
+        'The committee met on Monday and agreed that the budget for the next year would stay flat.',
+      ),
+    ).toBe('');
+    expect(firstHeading('Annual Report 2023\nThe year in review. Sales grew.')).toBe('Annual Report 2023');
+    // a one-sentence document has no title of its own (its words are what it says)
+    expect(firstHeading('The office wifi password is hunter2 for the staff network.')).toBe('');
+    expect(firstHeading('Apple Inc.\nFORM 10-Q')).toBe('Apple Inc. FORM 10-Q');
+  });
+
   it('counts proper names and identifiers, not common words, form labels or heading words', () => {
     const pages = [
       'Pilot Information\nLocation: Tallahassee, FL Registration: N5921D\nThe pilot flew to Tallahassee. The airplane was a Piper.',

@@ -48,17 +48,46 @@ function usefulTitle(title: string | null | undefined): string | undefined {
   return t;
 }
 
-/** The first two lines of the first page that read as a title (letters, not boilerplate). */
+/** A heading is a few words; a longer line is body text. */
+const MAX_HEADING_WORDS = 12;
+
+/**
+ * The first two lines of the first page that read as a title (letters, not boilerplate). A line
+ * that reads as a sentence is body text, and so is one longer than a heading, of which only a short
+ * first sentence can be one (`Holiday policy. Every employee gets ...` -> `Holiday policy`); nothing
+ * after body text is a title.
+ * Taking a paragraph as the title would make its words the document's name, which the answerer
+ * then does not count as what the paragraph says.
+ */
 export function firstHeading(firstPage: string): string {
   const out: string[] = [];
   for (const raw of firstPage.split('\n').slice(0, 12)) {
     const line = raw.replace(/\s+/g, ' ').trim();
-    if (!line || BOILERPLATE_LINE.test(line) || line.length > 120) continue;
+    if (!line || BOILERPLATE_LINE.test(line)) continue;
     if ((line.match(/\p{L}/gu) ?? []).length < 3) continue;
-    out.push(line);
-    if (out.length === 2) break;
+    if (line.split(' ').length <= MAX_HEADING_WORDS && line.length <= 120 && !readsAsSentence(line)) {
+      out.push(line);
+      if (out.length === 2) break;
+      continue;
+    }
+    const first = line.split(/(?<=[.!?])\s+(?=\p{Lu})/u)[0];
+    if (first !== line && first.split(' ').length <= MAX_HEADING_WORDS && !readsAsSentence(first)) {
+      out.push(first.replace(/\.$/, ''));
+    }
+    break;
   }
   return out.join(' ');
+}
+
+/**
+ * A line that ends like a sentence and has a sentence's share of function words (`The office wifi
+ * password is ... .`) is body text; a heading rarely ends in a full stop (`Apple Inc.` has no
+ * function word, `An Introduction to R` no full stop).
+ */
+function readsAsSentence(line: string): boolean {
+  if (!/[.!?]$/.test(line)) return false;
+  const words = line.toLowerCase().match(/[\p{L}'’]+/gu) ?? [];
+  return words.length > 0 && words.filter((w) => FUNCTION_WORDS.has(w)).length / words.length >= 0.25;
 }
 
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}'’&-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type {
@@ -17,8 +18,14 @@ type NodeLlamaCpp = typeof import('node-llama-cpp');
 /**
  * node-llama-cpp is an ES module with top-level await, which `require` cannot load; TypeScript
  * compiles `import()` to `require` under CommonJS, so the real dynamic import is built at run time.
+ * Its source differs per evaluation of this module: V8 caches compiled code by source together with
+ * the dynamic-import hook of its first compile, so where this module is evaluated more than once
+ * in a process (Jest: once per test file) a cached copy would import through the first (torn-down)
+ * evaluation's module loader.
  */
-const importEsm = new Function('specifier', 'return import(specifier)') as (s: string) => Promise<unknown>;
+const importEsm = new Function('specifier', `return import(specifier); // ${randomUUID()}`) as (
+  s: string,
+) => Promise<unknown>;
 
 /** The model `npm run models:install -- llm` installs, and where (scripts/models/llm.js). */
 export const DEFAULT_LLM_FILE = 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf';
