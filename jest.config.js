@@ -13,7 +13,7 @@ const swc = [
     sourceMaps: 'inline',
   },
 ];
-const libs = ['common', 'db', 'search', 'llm', 'sources', 'accounts', 'rag', 'indexing', 'chatbot'];
+const libs = ['common', 'db', 'catalog', 'search', 'llm', 'sources', 'accounts', 'rag', 'indexing', 'chatbot'];
 const moduleNameMapper = {};
 for (const lib of libs) {
   moduleNameMapper[`^@docqa/${lib}$`] = `<rootDir>/libs/${lib}/src`;

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runReembed } from '../../apps/worker/src/reembed-command';
 import { Embedder, EMBEDDER } from '@docqa/llm';
-import { EmbeddedSearchIndex, SearchIndex } from '@docqa/search';
+import { EmbeddedSearchIndex, SearchIndex, versionedIndexName } from '@docqa/search';
 import { deleteEsPrefix } from '../search/es-cleanup';
 import { startTestApp, TestApp } from '../support/app';
 import { infra, uniqueName } from '../support/infra';
@@ -214,7 +214,7 @@ describe.each(['elasticsearch', 'embedded'] as const)('switching embedders (%s)'
       const es = new EsClient({ node: infra().elasticsearchUrl });
       try {
         const r = await es.count({
-          index: `${prefix}-v1-docqa-local-hash-v1-768`,
+          index: versionedIndexName(prefix, space),
           query: { term: { accountId: String(account.accountId) } },
         });
         return r.count;

@@ -10,7 +10,8 @@ import {
   ShutdownModule,
   TemporalModule,
 } from '@docqa/common';
-import { DbModule, DocumentQueueMetrics } from '@docqa/db';
+import { DocumentQueueMetrics } from '@docqa/catalog';
+import { DbModule } from '@docqa/db';
 import { LlmModule } from '@docqa/llm';
 import { SearchModule } from '@docqa/search';
 import { AccountsApiModule } from './accounts/accounts-api.module';

@@ -1,4 +1,5 @@
-import { docsetNameProblem, DomainError, ErrorCode } from '@docqa/common';
+import { docsetNameProblem } from '@docqa/catalog';
+import { DomainError, ErrorCode } from '@docqa/common';
 import { passwordPolicyProblem } from './users/password-policy';
 
 /**

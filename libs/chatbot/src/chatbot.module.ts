@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CatalogModule } from '@docqa/catalog';
 import { RagModule } from '@docqa/rag';
 import { SourcesModule } from '@docqa/sources';
 import { ChatbotAccessService } from './access/chatbot-access.service';
@@ -22,7 +23,7 @@ import { SupportMailService } from './support/support-mail.service';
  * AccountsModule (global) in the application.
  */
 @Module({
-  imports: [RagModule, SourcesModule],
+  imports: [CatalogModule, RagModule, SourcesModule],
   providers: [
     ChatbotClock,
     ChatbotRepository,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { documentServedSql, type Plan } from '@docqa/db';
+import type { Plan } from '@docqa/db';
 
 export interface ChatbotKeyRow {
   id: number;
@@ -54,7 +54,7 @@ function rowsOf(result: unknown): Raw[] {
 }
 
 /**
- * Chatbot keys and the chatbot columns of accounts. Every method but the key lookup by hash
+ * Chatbot keys and the chatbot columns of accounts (the account's docsets: DocsetCatalog). Every method but the key lookup by hash
  * takes the account id and filters on it.
  */
 @Injectable()
@@ -197,16 +197,5 @@ export class ChatbotRepository {
         patch.docSetNames ? JSON.stringify(patch.docSetNames) : null,
       ],
     );
-  }
-
-  /** Docsets of the account: names with a served document (`documentServedSql`, libs/db). */
-  async docsetNames(accountId: number): Promise<string[]> {
-    const rows = rowsOf(
-      await this.ds.query(
-        `SELECT DISTINCT docset_name FROM documents WHERE account_id = $1 AND ${documentServedSql()} ORDER BY docset_name`,
-        [accountId],
-      ),
-    );
-    return rows.map((r) => String(r.docset_name));
   }
 }

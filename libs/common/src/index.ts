@@ -18,7 +18,7 @@ export * from './embedding/embedding-space';
 export * from './metrics/metrics';
 export * from './metrics/metrics-server';
 export * from './metrics/metrics.module';
-export * from './validation/docset-name';
+export * from './text/unicode';
 export * from './deadline/deadline';
 export * from './temporal/activity-monitor';
 export * from './shutdown/shutdown';

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CatalogModule } from '@docqa/catalog';
 import { SourcesModule } from '@docqa/sources';
 import { IndexingAccountDeletionHook } from './api/account-deletion.hook';
 import { IndexingService } from './api/indexing.service';
@@ -17,7 +18,7 @@ import { DocumentSummarizer } from './summary/summarizer';
  * Needs ConfigModule, DbModule, TemporalModule, SearchModule and LlmModule in the application.
  */
 @Module({
-  imports: [SourcesModule],
+  imports: [CatalogModule, SourcesModule],
   providers: [
     IndexingStore,
     RunCredentials,

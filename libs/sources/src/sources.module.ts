@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CatalogModule } from '@docqa/catalog';
 import { SourceCredentialsCipher } from './credentials-cipher';
 import { S3Connector } from './s3/s3.connector';
 import { GoogleDriveConnector } from './gdrive/gdrive.connector';
@@ -9,6 +10,7 @@ import { SourceConnector } from './source.port';
 
 /** Source connectors (S3, SharePoint, Google Drive) behind the SourceConnector port. Needs ConfigModule. */
 @Module({
+  imports: [CatalogModule],
   providers: [
     S3Connector,
     SharePointConnector,

@@ -11,7 +11,7 @@ import {
 import type { Request, Response } from 'express';
 import { ApiTokenAuth, AuthContext, CurrentAuth } from '@docqa/accounts';
 import { APP_CONFIG, AppConfig } from '@docqa/common';
-import { AskCommand, AskService, ASK_LIMITS, SummaryService } from '@docqa/rag';
+import { AskCommand, AskScope, AskService, ASK_LIMITS, SummaryService } from '@docqa/rag';
 import {
   AskCitationsEventDto,
   AskDeltaEventDto,
@@ -105,15 +105,17 @@ export class AskController {
     @Res() res: Response,
   ): Promise<void> {
     const cmd = toCommand(dto, wantsEventStream(dto, req.headers.accept));
+    // The token decides the scope here, at the edge: its account and its docset restriction.
+    const asker: AskScope = { accountId: auth.accountId, allowedDocSetNames: auth.scope.docSetNames };
     const abort = abortOnClose(res);
     try {
       if (!cmd.stream) {
-        const result = await this.ask.answer(auth, cmd, abort.signal);
+        const result = await this.ask.answer(asker, cmd, abort.signal);
         if (!res.writableEnded && !res.destroyed) res.status(200).json(result);
         return;
       }
       // Checks (403, 503) happen here, so they still answer with a JSON error body.
-      const events = await this.ask.stream(auth, cmd, abort.signal);
+      const events = await this.ask.stream(asker, cmd, abort.signal);
       await streamEvents(req, res, events, abort, this.cfg.sseKeepaliveMs);
     } catch (err) {
       if (abort.signal.aborted) return; // the client went away: nobody to answer

@@ -26,7 +26,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { DOCSET_NAME_RULE, IsDocsetName } from '@docqa/common';
+import { DOCSET_NAME_RULE, IsDocsetName } from '@docqa/catalog';
 import { allowedAskModels, ASK_LIMITS } from '@docqa/rag';
 
 const L = ASK_LIMITS;

@@ -2,7 +2,7 @@ import { Controller, Get, Next, Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { NextFunction, Response } from 'express';
 import { ApiTokenAuth, AuthContext, CurrentAuth } from '@docqa/accounts';
-import { assertDocsetName } from '@docqa/common';
+import { assertDocsetName } from '@docqa/catalog';
 import { DocumentsService, isDocumentId, RECENT_LIMIT } from '@docqa/rag';
 import { DocumentApiErrors } from './ask.dto';
 import {

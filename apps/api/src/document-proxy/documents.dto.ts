@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { DOCSET_NAME_RULE, IsDocsetName } from '@docqa/common';
+import { DOCSET_NAME_RULE, IsDocsetName } from '@docqa/catalog';
 import { RECENT_LIMIT } from '@docqa/rag';
 
 export class ListDocumentsQueryDto {

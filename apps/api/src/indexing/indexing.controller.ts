@@ -8,7 +8,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { assertDocsetName, DomainError } from '@docqa/common';
+import { assertDocsetName } from '@docqa/catalog';
+import { DomainError } from '@docqa/common';
 import {
   ApiTokenAuth,
   assertDocsetsAllowed,

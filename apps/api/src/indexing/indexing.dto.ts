@@ -25,7 +25,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { SOURCE_TYPES, type SourceType } from '@docqa/db';
-import { DOCSET_NAME_MAX, DOCSET_NAME_RULE, IsDocsetName } from '@docqa/common';
+import { DOCSET_NAME_MAX, DOCSET_NAME_RULE, IsDocsetName } from '@docqa/catalog';
 import { INDEXABLE_FILE_TYPES, type IndexableFileType } from '@docqa/sources';
 
 export class IndexOptionsDto {

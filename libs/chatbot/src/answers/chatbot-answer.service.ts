@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AuthContext } from '@docqa/accounts';
+import { DocsetCatalog } from '@docqa/catalog';
 import { toDomainError } from '@docqa/common';
-import { AskEvent, AskService, ASK_LIMITS, Citation } from '@docqa/rag';
+import { AskEvent, AskScope, AskService, ASK_LIMITS, Citation } from '@docqa/rag';
 import { ChatbotAccessService, ChatbotCaller } from '../access/chatbot-access.service';
-import { ChatbotRepository } from '../chatbot.repository';
 import { AskQuestionCommand } from '../commands';
 import { ChatbotFilesService } from '../files/chatbot-files.service';
 import { renderAnswerHtml } from './render-html';
@@ -48,7 +47,7 @@ export class ChatbotAnswerService {
 
   constructor(
     private readonly ask: AskService,
-    private readonly repo: ChatbotRepository,
+    private readonly docsets: DocsetCatalog,
     private readonly files: ChatbotFilesService,
     private readonly access: ChatbotAccessService,
   ) {}
@@ -63,12 +62,12 @@ export class ChatbotAnswerService {
     signal?: AbortSignal,
   ): Promise<AsyncIterable<ChatbotEvent>> {
     await this.access.countRequest(caller);
-    const auth = await this.askerFor(caller);
+    const asker = await this.askerFor(caller);
     const events = await this.ask.stream(
-      auth,
+      asker,
       {
         question: cmd.question,
-        docSetNames: auth.scope.docSetNames ?? [],
+        docSetNames: [...asker.allowedDocSetNames],
         pastMessages: cmd.pastMessages,
         retrievalLimit: ASK_LIMITS.retrievalLimit.default,
         minimumSimilarityScore: ASK_LIMITS.minimumSimilarityScore.default,
@@ -89,14 +88,14 @@ export class ChatbotAnswerService {
   }
 
   /**
-   * The ask pipeline's caller for a chatbot key: the key's account, read-only, limited to the
-   * widget's docsets that exist now (a docset removed since it was chosen is skipped, not a 403).
+   * The ask scope of a chatbot key: the key's account, limited to the widget's docsets that exist
+   * now (a docset removed since it was chosen is skipped, not a 403); the widget asks all of them.
    */
-  private async askerFor(caller: ChatbotCaller): Promise<AuthContext> {
-    const existing = await this.repo.docsetNames(caller.accountId);
+  private async askerFor(caller: ChatbotCaller): Promise<AskScope & { allowedDocSetNames: string[] }> {
+    const existing = await this.docsets.existingDocsetNamesOfAccount(caller.accountId);
     const chosen = caller.docSetNames;
-    const docSetNames = chosen ? existing.filter((n) => chosen.includes(n)) : existing;
-    return { userId: 0, accountId: caller.accountId, tokenId: 0, scope: { readOnly: true, docSetNames } };
+    const allowedDocSetNames = chosen ? existing.filter((n) => chosen.includes(n)) : existing;
+    return { accountId: caller.accountId, allowedDocSetNames };
   }
 
   private async *translate(

@@ -1,6 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import {
   APP_CONFIG,
   AppConfig,
@@ -9,7 +7,7 @@ import {
   publicBaseUrlOf,
   resolveAppSecret,
 } from '@docqa/common';
-import { documentServedSql, type SourceType } from '@docqa/db';
+import { DocumentCatalog } from '@docqa/catalog';
 import { SourceConnectorRegistry, SourceCredentialsCipher, SourceError } from '@docqa/sources';
 import { ChatbotClock } from '../access/chatbot-clock';
 import { FileLinkSigner } from './file-links';
@@ -52,14 +50,6 @@ function extensionOf(fileName: string): string {
   return m ? m[1].toLowerCase() : '';
 }
 
-interface FileRow {
-  file_name: string;
-  source_type: SourceType;
-  source_id: string;
-  run_id: string | null;
-  credentials_enc: string | null;
-}
-
 /**
  * The `source` links of chatbot citations: `{base}/api/v1/chatbot/files/{token}` (+ `#page=N` for
  * PDFs, so the browser's viewer opens the cited page), where the token is signed and expires
@@ -72,7 +62,7 @@ export class ChatbotFilesService {
   private readonly links: FileLinkSigner;
 
   constructor(
-    @InjectDataSource() private readonly ds: DataSource,
+    private readonly documents: DocumentCatalog,
     private readonly connectors: SourceConnectorRegistry,
     private readonly cipher: SourceCredentialsCipher,
     private readonly clock: ChatbotClock,
@@ -93,34 +83,27 @@ export class ChatbotFilesService {
   async open(token: string): Promise<OpenedFile> {
     const claims = this.links.verify(token, this.clock.now());
     if (!claims) throw DomainError.notFound('This file link is invalid or has expired');
-    const rows: FileRow[] = await this.ds.query(
-      `SELECT d.file_name, d.source_type, d.source_id, r.id AS run_id, r.credentials_enc
-         FROM documents d
-         LEFT JOIN index_runs r ON r.id = d.last_run_id AND r.account_id = d.account_id
-        WHERE d.id = $1 AND d.account_id = $2 AND ${documentServedSql('d')}`,
-      [claims.documentId, claims.accountId],
-    );
-    const row = rows[0];
+    const row = await this.documents.servedDocumentSource(claims.accountId, claims.documentId);
     if (!row) throw DomainError.notFound('This file is no longer available');
-    const connector = this.connectors.get(row.source_type);
+    const connector = this.connectors.get(row.sourceType);
     let data: Buffer;
     try {
       const raw =
-        row.credentials_enc && row.run_id ? this.cipher.decrypt(row.credentials_enc, row.run_id) : undefined;
+        row.credentialsEnc && row.runId ? this.cipher.decrypt(row.credentialsEnc, row.runId) : undefined;
       ({ data } = await connector.download(
         connector.parseCredentials(raw),
-        row.source_id,
+        row.sourceId,
         this.cfg.indexingMaxFileBytes,
       ));
     } catch (err) {
       throw this.sourceFailure(err, claims.documentId);
     }
-    const kind = CONTENT_TYPES[extensionOf(row.file_name)] ?? {
+    const kind = CONTENT_TYPES[extensionOf(row.fileName)] ?? {
       type: 'application/octet-stream',
       inline: false,
     };
     return {
-      fileName: row.file_name,
+      fileName: row.fileName,
       contentType: kind.type,
       disposition: kind.inline ? 'inline' : 'attachment',
       data,

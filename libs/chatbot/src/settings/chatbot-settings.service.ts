@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DocsetCatalog } from '@docqa/catalog';
 import { DomainError } from '@docqa/common';
 import { unprocessable } from '@docqa/accounts';
 import type { Plan } from '@docqa/db';
@@ -23,7 +24,10 @@ export interface ChatbotSettingsView {
 /** The account's chatbot settings: support e-mail address and the docsets the widget answers from. */
 @Injectable()
 export class ChatbotSettingsService {
-  constructor(private readonly repo: ChatbotRepository) {}
+  constructor(
+    private readonly repo: ChatbotRepository,
+    private readonly docsets: DocsetCatalog,
+  ) {}
 
   async get(accountId: number): Promise<ChatbotSettingsView> {
     const account = await this.repo.getAccount(accountId);
@@ -35,14 +39,14 @@ export class ChatbotSettingsService {
       rate_limit_per_hour: limit,
       support_email: account.supportEmail,
       docset_names: account.chatbotDocsets,
-      available_docsets: await this.repo.docsetNames(accountId),
+      available_docsets: await this.docsets.existingDocsetNamesOfAccount(accountId),
     };
   }
 
   /** 422 when a named docset is not (yet) a docset of the account. */
   async update(accountId: number, cmd: UpdateSettingsCommand): Promise<ChatbotSettingsView> {
     if (cmd.docSetNames) {
-      const owned = new Set(await this.repo.docsetNames(accountId));
+      const owned = new Set(await this.docsets.existingDocsetNamesOfAccount(accountId));
       const unknown = cmd.docSetNames.filter((n) => !owned.has(n));
       if (unknown.length)
         throw unprocessable({

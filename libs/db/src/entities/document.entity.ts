@@ -5,18 +5,6 @@ export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 export const SOURCE_TYPES = ['S3', 'SHAREPOINT', 'GOOGLEDRIVE'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
-/**
- * SQL condition: the document has an indexed version that search serves. True for every COMPLETE
- * document, and also while a COMPLETE document is re-indexed (PENDING, INDEXING) or after its
- * re-index failed or was cancelled: its previous version keeps answering until a new one is
- * complete or the document is removed. A docset exists exactly when one of its documents is
- * served (spec "Docset existence": it disappears only when its last document is removed). Every
- * query that decides whether a docset exists uses this; `alias` is the documents table's alias.
- */
-export function documentServedSql(alias?: string): string {
-  return `${alias ? `${alias}.` : ''}served_generation IS NOT NULL`;
-}
-
 @Entity('documents')
 export class DocumentEntity {
   @PrimaryColumn('uuid') id: string;

@@ -2,6 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import {
+  DocsetCatalog,
+  DocumentCatalog,
+  emptyStatusCounts,
+  SourceFolderFilter,
+  StatusCounts,
+} from '@docqa/catalog';
 import { APP_CONFIG, AppConfig, DomainError, ErrorCode, TEMPORAL_CLIENT } from '@docqa/common';
 import type { SourceType } from '@docqa/db';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
@@ -13,7 +20,6 @@ import {
   SourceConnectorRegistry,
   SourceCredentialsCipher,
   SourceError,
-  SourceFolderFilter,
   SourceSync,
 } from '@docqa/sources';
 import type { indexDocsetWorkflow } from '@docqa/workflows/index-docset.workflow';
@@ -23,7 +29,7 @@ import {
   IndexDocsetInput,
   SEARCH_ATTRIBUTE_KEYS,
 } from '@docqa/workflows/indexing.contract';
-import { IndexingStore, RunOptions, RunRow, StatusCounts } from '../persistence/indexing.store';
+import { IndexingStore, RunOptions, RunRow } from '../persistence/indexing.store';
 import { isUniqueViolation } from '../persistence/sql';
 import { LISTING_PAGE_SIZE } from '../pipeline/docset-pipeline';
 import {
@@ -82,10 +88,10 @@ const PREVIOUS_RUN_CLOSE_WAIT_MS = 15_000;
 
 function progressOf(c: StatusCounts, isIndexing: boolean): IndexingProgress {
   return {
-    pendingCount: c.pending + c.cancelled,
-    indexingCount: c.indexing,
-    completedCount: c.complete,
-    errorCount: c.error,
+    pendingCount: c.PENDING + c.CANCELLED,
+    indexingCount: c.INDEXING,
+    completedCount: c.COMPLETE,
+    errorCount: c.ERROR,
     isIndexing,
   };
 }
@@ -101,6 +107,8 @@ export class IndexingService {
 
   constructor(
     private readonly store: IndexingStore,
+    private readonly docsets: DocsetCatalog,
+    private readonly documents: DocumentCatalog,
     private readonly connectors: SourceConnectorRegistry,
     private readonly cipher: SourceCredentialsCipher,
     @Inject(TEMPORAL_CLIENT) private readonly temporal: Client,
@@ -168,7 +176,7 @@ export class IndexingService {
     const credentials = connector.parseCredentials(cmd.credentials);
     const types = new Set<string>(cmd.targetIndexTypes?.length ? cmd.targetIndexTypes : INDEXABLE_FILE_TYPES);
     const sourceFileCount = await this.countSupported(connector, credentials, types);
-    const existingDocumentCount = await this.store.countDocset(accountId, cmd.docSetName);
+    const existingDocumentCount = await this.docsets.documentCount(accountId, cmd.docSetName);
     return {
       sourceFileCount,
       existingDocumentCount,
@@ -197,7 +205,7 @@ export class IndexingService {
     documentId: string,
     allowed: (docSetName: string) => boolean,
   ): Promise<IndexAck & { documentId: string }> {
-    const doc = await this.store.getDocumentForAccount(accountId, documentId);
+    const doc = await this.documents.findById(accountId, documentId);
     if (!doc || !allowed(doc.docSetName)) throw DomainError.notFound('Document not found');
     if (doc.status !== 'ERROR')
       throw new DomainError(
@@ -243,7 +251,7 @@ export class IndexingService {
     names: string[],
   ): Promise<{ message: string; docSetNames: string[]; deletedDocumentCount: number }> {
     const unique = [...new Set(names)];
-    const owned = new Set(await this.store.ownedDocsetNames(accountId, unique));
+    const owned = new Set(await this.docsets.knownDocsetNames(accountId, unique));
     const foreign = unique.filter((n) => !owned.has(n));
     if (foreign.length) throw DomainError.forbidden('Every docset to delete must belong to your account');
     await this.stopRuns(await this.store.openRunsOfAccount(accountId, unique));
@@ -260,7 +268,7 @@ export class IndexingService {
     folder?: SourceFolderFilter,
   ): Promise<IndexingProgress> {
     const [counts, run] = await Promise.all([
-      this.store.docsetStatusCounts(accountId, docSetName, folder),
+      this.docsets.statusCounts(accountId, docSetName, folder),
       this.store.openRun(accountId, docSetName),
     ]);
     return progressOf(counts, run !== null);
@@ -268,7 +276,7 @@ export class IndexingService {
 
   async summary(accountId: number, allowed: (docSetName: string) => boolean): Promise<IndexingSummary> {
     const [docsets, runs, open] = await Promise.all([
-      this.store.docsetSummaries(accountId),
+      this.docsets.statusByDocset(accountId),
       this.store.lastRuns(accountId),
       this.store.openRunsOfAccount(accountId),
     ]);
@@ -281,13 +289,13 @@ export class IndexingService {
       .sort()
       .map((name) => {
         const d = byName.get(name);
-        const counts = d?.counts ?? { pending: 0, indexing: 0, complete: 0, error: 0, cancelled: 0 };
+        const counts = d?.counts ?? emptyStatusCounts();
         const r = lastRun.get(name);
         return {
           docSetName: name,
           sourceTypes: d?.sourceTypes ?? (r ? [r.sourceType] : []),
           exists: d?.exists ?? false,
-          documentCount: counts.pending + counts.indexing + counts.complete + counts.error + counts.cancelled,
+          documentCount: counts.PENDING + counts.INDEXING + counts.COMPLETE + counts.ERROR + counts.CANCELLED,
           ...progressOf(counts, openNames.has(name)),
           lastRun: r ? this.runSummary(r) : null,
         };
@@ -312,7 +320,7 @@ export class IndexingService {
   async deleteAccountData(accountId: number): Promise<void> {
     await this.stopRuns(await this.store.openRunsOfAccount(accountId));
     await this.search.deleteByAccount(String(accountId));
-    const names = await this.store.docsetNamesOfAccount(accountId);
+    const names = await this.docsets.knownDocsetNames(accountId, null);
     if (names.length) await this.store.deleteDocsets(accountId, names);
   }
 
@@ -340,7 +348,7 @@ export class IndexingService {
     const found = await this.countSupported(connector, credentials, new Set(fileTypes));
     if (
       found === 0 &&
-      (await this.store.countDocset(accountId, docSetName)) > 0 &&
+      (await this.docsets.documentCount(accountId, docSetName)) > 0 &&
       // Emptied at the source: the change feed reports every document's file deleted.
       !(
         isIncremental(connector) &&

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { documentServedSql, type DocumentStatus, type RunStatus, type SourceType } from '@docqa/db';
-import type { SourceFolderFilter, SourceObject } from '@docqa/sources';
+import type { DocumentStatus, RunStatus, SourceType } from '@docqa/db';
+import type { SourceObject } from '@docqa/sources';
 import { rowsOf } from './sql';
 
 export interface RunRow {
@@ -58,14 +58,6 @@ export interface DocumentRow {
   title: string | null;
 }
 
-export interface StatusCounts {
-  pending: number;
-  indexing: number;
-  complete: number;
-  error: number;
-  cancelled: number;
-}
-
 export interface PlanCounts {
   listed: number;
   new: number;
@@ -86,7 +78,8 @@ const DOC_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSetName",
 const PAGE_INSERT_BATCH = 200;
 
 /**
- * Postgres side of indexing: runs, the staged listing, documents and their pages. Methods that a
+ * Postgres side of indexing: runs, the staged listing, the document lifecycle (writes) and pages.
+ * Tenant reads of docsets and documents are libs/catalog's. Methods that a
  * caller reaches with a tenant's input take the account id; the worker-side methods are keyed by
  * run and document ids that only the workflow (started by the API for that account) hands out.
  */
@@ -304,14 +297,6 @@ export class IndexingStore {
     const rows: DocumentRow[] = await this.ds.query(`SELECT ${DOC_COLUMNS} FROM documents WHERE id = $1`, [
       documentId,
     ]);
-    return rows[0] ?? null;
-  }
-
-  async getDocumentForAccount(accountId: number, documentId: string): Promise<DocumentRow | null> {
-    const rows: DocumentRow[] = await this.ds.query(
-      `SELECT ${DOC_COLUMNS} FROM documents WHERE id = $1 AND account_id = $2`,
-      [documentId, accountId],
-    );
     return rows[0] ?? null;
   }
 
@@ -544,71 +529,7 @@ export class IndexingStore {
     if (ids.length) await this.ds.query(`DELETE FROM documents WHERE id = ANY($1::uuid[])`, [ids]);
   }
 
-  // ---- docsets (tenant-scoped reads) ----
-
-  async docsetStatusCounts(
-    accountId: number,
-    docSetName: string,
-    folder?: SourceFolderFilter,
-  ): Promise<StatusCounts> {
-    const rows: Array<{ status: DocumentStatus; n: number }> = folder
-      ? await this.ds.query(
-          `SELECT status, count(*)::int AS n FROM documents
-            WHERE account_id = $1 AND docset_name = $2 AND source_type = $3
-              AND left(source_id, length($4)) = $4 AND source_metadata @> $5::jsonb
-            GROUP BY status`,
-          [accountId, docSetName, folder.sourceType, folder.sourceIdPrefix, JSON.stringify(folder.metadata)],
-        )
-      : await this.ds.query(
-          `SELECT status, count(*)::int AS n FROM documents WHERE account_id = $1 AND docset_name = $2 GROUP BY status`,
-          [accountId, docSetName],
-        );
-    return toCounts(rows);
-  }
-
-  async docsetSummaries(accountId: number): Promise<
-    Array<{
-      docSetName: string;
-      sourceTypes: string[];
-      counts: StatusCounts;
-      exists: boolean;
-    }>
-  > {
-    const rows: Array<{
-      docSetName: string;
-      status: DocumentStatus;
-      n: number;
-      sourceTypes: string[];
-      hasServed: boolean;
-    }> = await this.ds.query(
-      `SELECT docset_name AS "docSetName", status, count(*)::int AS n,
-                array_agg(DISTINCT source_type) AS "sourceTypes", bool_or(${documentServedSql()}) AS "hasServed"
-           FROM documents WHERE account_id = $1 GROUP BY docset_name, status ORDER BY docset_name`,
-      [accountId],
-    );
-    const out = new Map<
-      string,
-      { docSetName: string; sourceTypes: Set<string>; rows: typeof rows; exists: boolean }
-    >();
-    for (const r of rows) {
-      const e = out.get(r.docSetName) ?? {
-        docSetName: r.docSetName,
-        sourceTypes: new Set(),
-        rows: [],
-        exists: false,
-      };
-      e.rows.push(r);
-      r.sourceTypes.forEach((t) => e.sourceTypes.add(t));
-      e.exists ||= r.hasServed;
-      out.set(r.docSetName, e);
-    }
-    return [...out.values()].map((e) => ({
-      docSetName: e.docSetName,
-      sourceTypes: [...e.sourceTypes].sort(),
-      counts: toCounts(e.rows),
-      exists: e.exists,
-    }));
-  }
+  // ---- docsets (tenant-scoped; reads of docsets are in libs/catalog) ----
 
   async lastRuns(accountId: number): Promise<RunRow[]> {
     return this.ds.query(
@@ -616,24 +537,6 @@ export class IndexingStore {
         WHERE account_id = $1 ORDER BY docset_name, created_at DESC`,
       [accountId],
     );
-  }
-
-  async countDocset(accountId: number, docSetName: string): Promise<number> {
-    const [{ n }] = await this.ds.query(
-      `SELECT count(*)::int AS n FROM documents WHERE account_id = $1 AND docset_name = $2`,
-      [accountId, docSetName],
-    );
-    return Number(n);
-  }
-
-  /** Names among `names` that the account has documents or runs for. */
-  async ownedDocsetNames(accountId: number, names: string[]): Promise<string[]> {
-    const rows: Array<{ name: string }> = await this.ds.query(
-      `SELECT docset_name AS name FROM documents WHERE account_id = $1 AND docset_name = ANY($2)
-       UNION SELECT docset_name FROM index_runs WHERE account_id = $1 AND docset_name = ANY($2)`,
-      [accountId, names],
-    );
-    return rows.map((r) => r.name);
   }
 
   /** Deletes the docsets' documents (pages cascade) and runs; returns the number of documents. */
@@ -652,28 +555,6 @@ export class IndexingStore {
       return docs.length;
     });
   }
-
-  async docsetNamesOfAccount(accountId: number): Promise<string[]> {
-    const rows: Array<{ name: string }> = await this.ds.query(
-      `SELECT DISTINCT docset_name AS name FROM documents WHERE account_id = $1
-       UNION SELECT DISTINCT docset_name FROM index_runs WHERE account_id = $1`,
-      [accountId],
-    );
-    return rows.map((r) => r.name);
-  }
-}
-
-function toCounts(rows: Array<{ status: DocumentStatus; n: number }>): StatusCounts {
-  const c: StatusCounts = { pending: 0, indexing: 0, complete: 0, error: 0, cancelled: 0 };
-  for (const r of rows) {
-    const n = Number(r.n);
-    if (r.status === 'PENDING') c.pending += n;
-    else if (r.status === 'INDEXING') c.indexing += n;
-    else if (r.status === 'COMPLETE') c.complete += n;
-    else if (r.status === 'ERROR') c.error += n;
-    else if (r.status === 'CANCELLED') c.cancelled += n;
-  }
-  return c;
 }
 
 /** Postgres text cannot hold NUL characters (some PDFs produce them). */

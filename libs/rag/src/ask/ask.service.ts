@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { assertDocsetsAllowed, AuthContext } from '@docqa/accounts';
 import { abbreviateStates, docqaMetrics, DomainError, ErrorCode, withoutDates } from '@docqa/common';
-import { DocumentsRepository } from '@docqa/db';
+import { DocsetCatalog } from '@docqa/catalog';
 import {
   COHERE_CHAT_MODELS,
   contentStems,
@@ -26,7 +25,7 @@ import {
   stem,
 } from '@docqa/llm';
 import { diversify, evaluateKeywordRouting, SEARCH_INDEX, SearchHit, SearchIndex } from '@docqa/search';
-import type { AskCommand, AskEvent, AskResult } from './ask.types';
+import type { AskCommand, AskEvent, AskResult, AskScope } from './ask.types';
 import { chunkContext, rerankDocument } from './chunk-context';
 import { CitationTracker } from './citations';
 import { UsageMeter } from './usage';
@@ -72,7 +71,7 @@ export class AskService {
   private readonly log = new Logger('AskService');
 
   constructor(
-    private readonly documents: DocumentsRepository,
+    private readonly docsets: DocsetCatalog,
     @Inject(SEARCH_INDEX) private readonly index: SearchIndex,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     @Inject(REWRITER) private readonly rewriter: Rewriter,
@@ -86,16 +85,16 @@ export class AskService {
    * provider is not configured) and returns the answer's event stream. Nothing is retrieved
    * before the checks pass.
    */
-  async stream(auth: AuthContext, cmd: AskCommand, signal?: AbortSignal): Promise<AsyncIterable<AskEvent>> {
-    await this.authorize(auth, cmd.docSetNames);
+  async stream(asker: AskScope, cmd: AskCommand, signal?: AbortSignal): Promise<AsyncIterable<AskEvent>> {
+    await this.authorize(asker, cmd.docSetNames);
     const generator = this.generatorFor(cmd.model);
     docqaMetrics.askRequests.inc();
-    return this.run(auth, cmd, generator, signal);
+    return this.run(asker, cmd, generator, signal);
   }
 
   /** The whole answer at once (the JSON response of /ask). */
-  async answer(auth: AuthContext, cmd: AskCommand, signal?: AbortSignal): Promise<AskResult> {
-    const events = await this.stream(auth, { ...cmd, stream: false }, signal);
+  async answer(asker: AskScope, cmd: AskCommand, signal?: AbortSignal): Promise<AskResult> {
+    const events = await this.stream(asker, { ...cmd, stream: false }, signal);
     let result: AskResult | undefined;
     let citations: AskResult['citations'] = [];
     for await (const e of events) {
@@ -107,13 +106,15 @@ export class AskService {
   }
 
   /**
-   * A docset is the caller's when the token's docset restriction allows it and the account has
-   * a served document in it (COMPLETE, or re-indexing with its previous version still answering:
-   * `documentServedSql` in libs/db, the one definition of docset existence).
+   * A docset is the caller's when its scope allows it and the account has a served document in it
+   * (COMPLETE, or re-indexing with its previous version still answering: `documentServedSql` in
+   * libs/catalog, the one definition of docset existence).
    */
-  async authorize(auth: AuthContext, docSetNames: readonly string[]): Promise<void> {
-    assertDocsetsAllowed(auth, docSetNames);
-    const owned = new Set(await this.documents.existingDocsetNames(auth.accountId, docSetNames));
+  async authorize(asker: AskScope, docSetNames: readonly string[]): Promise<void> {
+    const allowed = asker.allowedDocSetNames;
+    if (allowed !== null && docSetNames.some((n) => !allowed.includes(n)))
+      throw DomainError.forbidden('This API token is not allowed to use the requested docsets');
+    const owned = new Set(await this.docsets.existingDocsetNames(asker.accountId, docSetNames));
     if (docSetNames.some((n) => !owned.has(n))) {
       throw DomainError.forbidden('A docset in docSetNames does not belong to this account');
     }
@@ -142,7 +143,7 @@ export class AskService {
   }
 
   private async *run(
-    auth: AuthContext,
+    asker: AskScope,
     cmd: AskCommand,
     generator: Generator,
     signal?: AbortSignal,
@@ -171,13 +172,13 @@ export class AskService {
     throwIfAborted(signal);
 
     const scope = questionScope(cmd.question);
-    const hits = await this.retrieve(auth, cmd, query, vector, usage, scope, signal);
+    const hits = await this.retrieve(asker, cmd, query, vector, usage, scope, signal);
     throwIfAborted(signal);
 
     const tracker = new CitationTracker(hits.map((h) => h.chunk));
     const uncovered =
       hits.length > 0 && generator.provider === 'local'
-        ? await this.uncoveredTopic(auth, cmd, query, hits)
+        ? await this.uncoveredTopic(asker, cmd, query, hits)
         : false;
     throwIfAborted(signal);
     if (hits.length === 0 || uncovered) {
@@ -221,7 +222,7 @@ export class AskService {
 
   /** Whether the query's terms that occur nowhere in the docsets say it is about something else. */
   private async uncoveredTopic(
-    auth: AuthContext,
+    asker: AskScope,
     cmd: AskCommand,
     query: string,
     hits: SearchHit[],
@@ -237,7 +238,7 @@ export class AskService {
     const found = await Promise.all(
       absent.map(async (t) => {
         const r = await this.index.search({
-          accountId: String(auth.accountId),
+          accountId: String(asker.accountId),
           docSetNames: cmd.docSetNames,
           text: t,
           limit: 1,
@@ -252,7 +253,7 @@ export class AskService {
   }
 
   private async retrieve(
-    auth: AuthContext,
+    asker: AskScope,
     cmd: AskCommand,
     query: string,
     vector: number[],
@@ -264,7 +265,7 @@ export class AskService {
     const depth = this.reranker ? Math.min(Math.max(limit * RERANK_DEPTH, 20), RERANK_MAX_CANDIDATES) : limit;
     const diversity = scope === 'single' ? undefined : { perDocument: SEVERAL_DOCUMENTS_PER_DOCUMENT };
     const hits = await this.index.search({
-      accountId: String(auth.accountId),
+      accountId: String(asker.accountId),
       docSetNames: cmd.docSetNames,
       text: query,
       vector,

@@ -11,6 +11,16 @@ export const ASK_LIMITS = {
   minimumSimilarityScore: { min: 0, max: 1, default: 0 },
 } as const;
 
+/**
+ * Who asks, decided at the edge and never by the pipeline: the account every query is scoped to
+ * and the docsets it may ask (null: any docset of the account). The Document API builds it from
+ * the API token (apps/api), the chatbot from its key and the account's widget settings.
+ */
+export interface AskScope {
+  accountId: number;
+  allowedDocSetNames: readonly string[] | null;
+}
+
 /** A validated /ask request. */
 export interface AskCommand {
   question: string;

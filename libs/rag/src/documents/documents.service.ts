@@ -1,7 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { assertDocsetsAllowed, AuthContext, isDocsetAllowed } from '@docqa/accounts';
 import { DomainError } from '@docqa/common';
-import { DocsetMetadataRow, DocsetRow, DocumentListRow, DocumentsRepository } from '@docqa/db';
+import {
+  DocsetCatalog,
+  DocsetMetadataRow,
+  DocsetRow,
+  DocumentCatalog,
+  DocumentListRow,
+  emptyStatusCounts,
+} from '@docqa/catalog';
 
 /** Spec "Document (Document API)"; dates ISO 8601. */
 export interface DocumentView {
@@ -102,7 +109,10 @@ export function isDocumentId(id: string): boolean {
  */
 @Injectable()
 export class DocumentsService {
-  constructor(private readonly repo: DocumentsRepository) {}
+  constructor(
+    private readonly docsetCatalog: DocsetCatalog,
+    private readonly documentCatalog: DocumentCatalog,
+  ) {}
 
   async listByDocset(
     auth: AuthContext,
@@ -110,7 +120,7 @@ export class DocumentsService {
     page: { limit?: number; offset?: number } = {},
   ): Promise<DocumentView[]> {
     await this.assertKnownDocset(auth, docSetName);
-    const rows = await this.repo.listByDocset(auth.accountId, docSetName, {
+    const rows = await this.documentCatalog.listByDocset(auth.accountId, docSetName, {
       limit: page.limit ?? null,
       offset: page.offset ?? 0,
     });
@@ -118,22 +128,24 @@ export class DocumentsService {
   }
 
   async recent(auth: AuthContext, limit: number = RECENT_LIMIT.default): Promise<DocumentView[]> {
-    return (await this.repo.recent(auth.accountId, auth.scope.docSetNames, limit)).map(documentView);
+    return (await this.documentCatalog.recent(auth.accountId, auth.scope.docSetNames, limit)).map(
+      documentView,
+    );
   }
 
   async docsets(auth: AuthContext): Promise<DocsetView[]> {
-    return (await this.repo.docsets(auth.accountId, auth.scope.docSetNames)).map(docsetView);
+    return (await this.docsetCatalog.docsets(auth.accountId, auth.scope.docSetNames)).map(docsetView);
   }
 
   async metadata(auth: AuthContext, docSetName: string): Promise<DocsetMetadataView> {
     assertDocsetsAllowed(auth, [docSetName]);
-    const row = await this.repo.metadata(auth.accountId, docSetName);
+    const row = await this.docsetCatalog.metadata(auth.accountId, docSetName);
     if (!row) {
       await this.assertKnownDocset(auth, docSetName); // a run without documents yet: empty metadata
       return metadataView({
         docSetName,
         sourceTypes: [],
-        counts: { PENDING: 0, INDEXING: 0, COMPLETE: 0, ERROR: 0, CANCELLED: 0 },
+        counts: emptyStatusCounts(),
         documentCount: 0,
         pageCount: 0,
         chunkCount: 0,
@@ -152,14 +164,14 @@ export class DocumentsService {
   }
 
   async get(auth: AuthContext, id: string): Promise<DocumentView> {
-    const row = isDocumentId(id) ? await this.repo.findById(auth.accountId, id) : null;
+    const row = isDocumentId(id) ? await this.documentCatalog.findById(auth.accountId, id) : null;
     if (!row || !isDocsetAllowed(auth, row.docSetName)) throw DomainError.notFound('Document not found');
     return documentView(row);
   }
 
   private async assertKnownDocset(auth: AuthContext, docSetName: string): Promise<void> {
     assertDocsetsAllowed(auth, [docSetName]);
-    if (!(await this.repo.knowsDocset(auth.accountId, docSetName))) {
+    if (!(await this.docsetCatalog.knowsDocset(auth.accountId, docSetName))) {
       throw DomainError.forbidden('The docset does not belong to this account');
     }
   }

@@ -1,14 +1,7 @@
 import { DomainError } from '@docqa/common';
-import type { SourceType } from '@docqa/db';
+import type { SourceFolderFilter } from '@docqa/catalog';
 import { normalizeFolderPath } from './sharepoint-credentials';
 import { sharePointSourceId } from './sharepoint.connector';
-
-/** Documents of one source folder: source type, `sourceId` prefix and metadata they must carry. */
-export interface SourceFolderFilter {
-  sourceType: SourceType;
-  sourceIdPrefix: string;
-  metadata: Record<string, string>;
-}
 
 const NAMES = ['siteId', 'driveId', 'folderPath'] as const;
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { DocumentCatalog } from '@docqa/catalog';
 import type { SourceType } from '@docqa/db';
 import { IncrementalSourceConnector } from '../incremental-source';
 import { SourceObject } from '../source.port';
@@ -37,7 +38,10 @@ const PROBE_PAGES = 50;
  */
 @Injectable()
 export class SourceSync {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly documents: DocumentCatalog,
+  ) {}
 
   async storedCursor(
     accountId: number,
@@ -111,17 +115,7 @@ export class SourceSync {
    * of scope), and the old row of a renamed or moved item (same item id, another sourceId).
    */
   async goneByChanges(run: SyncRun, limit: number): Promise<Array<{ id: string }>> {
-    return this.ds.query(
-      `SELECT d.id FROM documents d
-        WHERE d.account_id = $2 AND d.docset_name = $3 AND d.source_type = $4
-          AND left(d.source_id, length($5)) = $5
-          AND (d.source_metadata->>'itemId' IN (SELECT item_id FROM index_run_removals WHERE run_id = $1)
-               OR EXISTS (SELECT 1 FROM index_run_listing l
-                           WHERE l.run_id = $1 AND l.metadata->>'itemId' = d.source_metadata->>'itemId'
-                             AND l.source_id <> d.source_id))
-        ORDER BY d.id LIMIT $6`,
-      [run.id, run.accountId, run.docSetName, run.sourceType, run.scope, limit],
-    );
+    return this.documents.removedByChanges(run.id, run, limit);
   }
 
   /** On a completed run: its cursor becomes the stored one. */
@@ -159,13 +153,11 @@ export class SourceSync {
       if (!token) break;
     }
     if (token) return false;
-    const [{ n }] = await this.ds.query(
-      `SELECT count(*)::int AS n FROM documents
-        WHERE account_id = $1 AND docset_name = $2 AND source_type = $3 AND left(source_id, length($4)) = $4
-          AND NOT (coalesce(source_metadata->>'itemId', '') = ANY($5::text[]))`,
-      [accountId, docSetName, connector.sourceType, scope, [...removed]],
+    const left = await this.documents.countInScopeExceptItems(
+      { accountId, docSetName, sourceType: connector.sourceType, scope },
+      [...removed],
     );
-    return Number(n) === 0;
+    return left === 0;
   }
 
   private async startFull<C>(

@@ -1,6 +1,7 @@
 import type { ChatTurn, GenerateInput, Passage } from '../generation.port';
 import { segmentText } from '../local/segments';
-import { contentStems, escapeMarkers } from '../local/text';
+import { contentStems } from '../../analysis/terms';
+import { escapeMarkers } from '../local/text';
 
 /**
  * Prompts of the generative providers (local-llm, openai): the passages are numbered 1..k in the

@@ -1,5 +1,4 @@
 import type { Passage } from '../generation.port';
-import { questionScope, withoutInstructions } from '../question-scope';
 import { LocalGenerator } from './local.generator';
 
 /** Two reports of one template: the same sentence, told apart only by their document context. */
@@ -49,37 +48,5 @@ describe('LocalGenerator with document context', () => {
     ]);
     const list = 'Which of the accidents happened on December 8, 2007? Give the flight times.';
     expect(cited(g.compose({ question: list, query: list, history: [], passages })).sort()).toEqual([2, 3]);
-  });
-});
-
-describe('questionScope', () => {
-  it('tells list and compare questions from single-document ones', () => {
-    expect(questionScope('Which of the accidents were fatal? Name the locations.')).toBe('list');
-    expect(questionScope('Which accidents happened on December 8, 2007?')).toBe('list');
-    expect(questionScope('List all reports that mention icing.')).toBe('list');
-    expect(questionScope('Who had more flight time: the pilot in A or the pilot in B?')).toBe('compare');
-    expect(questionScope('Compare the net sales of Apple and Microsoft.')).toBe('compare');
-    expect(questionScope('Of the accidents at A and B, which aircraft had the more powerful engine?')).toBe(
-      'compare',
-    );
-    for (const q of [
-      "What was the pilot's total flight time in the accident near Tallahassee?",
-      'How do I get MetaPost to write SVG files instead of PostScript?',
-      'latex set all margins 2cm',
-      'Which unit do the DocBook XSL stylesheets assume for a dimension given without units?',
-    ])
-      expect(questionScope(q)).toBe('single');
-  });
-});
-
-describe('withoutInstructions', () => {
-  it('drops answer instructions after the question, keeps the question', () => {
-    expect(withoutInstructions('Which of the accidents were fatal? Name the locations.')).toBe(
-      'Which of the accidents were fatal?',
-    );
-    expect(withoutInstructions('Give me the default. Why is it 2cm? List the options.')).toBe(
-      'Give me the default. Why is it 2cm?',
-    );
-    expect(withoutInstructions('latex set all margins 2cm')).toBe('latex set all margins 2cm');
   });
 });

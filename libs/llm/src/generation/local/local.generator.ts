@@ -10,8 +10,9 @@ import {
 import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
 import { CONTEXT_WEIGHT, passageContextStems, queryStems, stemsWithDates } from './passage-context';
 import { segmentText } from './segments';
-import { escapeMarkers, stem, STOP_WORDS, words } from './text';
-import { questionScope } from '../question-scope';
+import { escapeMarkers } from './text';
+import { questionScope } from '../../analysis/question-scope';
+import { stem, STOP_WORDS, words } from '../../analysis/terms';
 
 export interface LocalGeneratorOptions {
   /**

@@ -1,6 +1,6 @@
 import { estimateTokens, LOCAL_MODELS, RerankInput, RerankResult, Reranker } from '../generation.port';
 import { hasEvidence, proseFactor, questionType } from './local.generator';
-import { stem, STOP_WORDS, words } from './text';
+import { stem, STOP_WORDS, words } from '../../analysis/terms';
 
 export interface LocalRerankerOptions {
   /** Width, in words, of the window in which query terms count as close together (default 30). */

@@ -6,7 +6,8 @@ import {
   RewriteResult,
   Rewriter,
 } from '../generation.port';
-import { isIdentifierLike, stem, STOP_WORDS, surfaceTokens, words } from './text';
+import { stem, STOP_WORDS, words } from '../../analysis/terms';
+import { isIdentifierLike, surfaceTokens } from './text';
 
 export interface LocalRewriterOptions {
   /** Most subject terms folded into the question (default 6). */

@@ -1,5 +1,6 @@
 import { estimateTokens, LOCAL_MODELS, TitleInput, TitleResult, Titler } from '../generation.port';
-import { isIdentifierLike, STOP_WORDS, surfaceTokens, words } from './text';
+import { STOP_WORDS, words } from '../../analysis/terms';
+import { isIdentifierLike, surfaceTokens } from './text';
 
 /** Longest title in characters. */
 export const MAX_TITLE_CHARS = 60;

@@ -1,4 +1,4 @@
-import type { QuestionScope } from '../question-scope';
+import type { QuestionScope } from '../../analysis/question-scope';
 import type { Candidate } from './local.generator';
 import { escapeMarkers } from './text';
 

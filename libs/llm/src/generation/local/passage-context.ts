@@ -1,6 +1,6 @@
 import { abbreviateStates, dateTokens, withoutDates } from '@docqa/common';
 import type { Passage } from '../generation.port';
-import { contentStems } from './text';
+import { contentStems } from '../../analysis/terms';
 
 /**
  * What the extractive answerer knows of a passage's document. Twenty reports of one template

@@ -1,5 +1,5 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
-import { DomainError } from '../errors/domain-error';
+import { codePointLength, DomainError, hasLoneSurrogate } from '@docqa/common';
 
 /**
  * The one definition of a valid docset name, used by every surface that takes one (request
@@ -20,20 +20,6 @@ export const DOCSET_NAME_RULE =
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
-
-/** An unpaired UTF-16 surrogate: text that has no UTF-8 form (JSON can carry it as `\ud800`). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-export function hasLoneSurrogate(s: string): boolean {
-  return LONE_SURROGATE.test(s);
-}
-
-/** Length in Unicode code points. */
-export function codePointLength(s: string): number {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-}
 
 /**
  * Why `value` is not a valid docset name (a phrase to follow the field name, e.g. "must be a

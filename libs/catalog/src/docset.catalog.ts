@@ -1,27 +1,17 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { documentServedSql, type DocumentStatus, type SourceType } from '../entities/document.entity';
+import type { SourceType } from '@docqa/db';
+import { documentServedSql } from './docset-existence';
+import { STATUS_COUNTS_JSON_SQL, StatusCounts, emptyStatusCounts, statusCountsOf } from './status-counts';
 
 const SERVED = documentServedSql();
-
-/** A document as the Document API lists it (no text, no error details beyond the reason). */
-export interface DocumentListRow {
-  id: string;
-  fileName: string;
-  docSetName: string;
-  sourceType: SourceType;
-  status: DocumentStatus;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export type StatusCountsByName = Record<DocumentStatus, number>;
 
 /** One docset of an account, aggregated over its documents. */
 export interface DocsetRow {
   docSetName: string;
   sourceTypes: SourceType[];
-  counts: StatusCountsByName;
+  counts: StatusCounts;
   documentCount: number;
   pageCount: number;
   chunkCount: number;
@@ -39,29 +29,40 @@ export interface DocsetMetadataRow extends DocsetRow {
   summaryCount: number;
 }
 
-const LIST_COLUMNS = `id, file_name AS "fileName", docset_name AS "docSetName", source_type AS "sourceType",
-  status, created_at AS "createdAt", updated_at AS "updatedAt"`;
+/** A docset's documents by status, as the indexing summary shows them. */
+export interface DocsetStatusRow {
+  docSetName: string;
+  sourceTypes: string[];
+  counts: StatusCounts;
+  /** Whether the docset exists (one of its documents is served). */
+  exists: boolean;
+}
+
+/** Documents of one source folder: source type, `sourceId` prefix and metadata they must carry. */
+export interface SourceFolderFilter {
+  sourceType: SourceType;
+  sourceIdPrefix: string;
+  metadata: Record<string, string>;
+}
 
 /** Most summaries returned by `metadata` (the rest are counted in `summaryCount`). */
 export const METADATA_SUMMARY_LIMIT = 100;
 
-function emptyCounts(): StatusCountsByName {
-  return { PENDING: 0, INDEXING: 0, COMPLETE: 0, ERROR: 0, CANCELLED: 0 };
-}
-
 /**
- * Tenant-scoped reads of documents for the Document API (listings, docsets, metadata, the
- * ownership check of /ask). Every method takes the account id and filters on it; `allowed` narrows
- * further to a restricted token's docsets (null: no narrowing). Writes belong to indexing.
+ * Tenant-scoped reads of docsets: existence, listings, metadata, status counts. Every method
+ * takes the account id and filters on it; `allowed` narrows further to a restricted scope's
+ * docsets (null: no narrowing). Writes belong to indexing.
  *
- * Docset rules (DESIGN.md "Data", as amended in docs/decisions.md): a docset exists, and can be
- * asked, when one of its documents has a served indexed version (`documentServedSql`: COMPLETE, or
- * re-indexing with its previous version still answering); listings answer for any docset the account has documents or index runs in, so
- * a first run that is still going or that failed can be inspected.
+ * Two questions have one answer each here (DESIGN.md "Data", as amended in docs/decisions.md):
+ * - a docset *exists*, is listed and can be asked, when one of its documents has a served indexed
+ *   version (`documentServedSql`: COMPLETE, or re-indexing with its previous version answering);
+ * - a docset is *known* to an account when the account has documents or index runs in it: it can
+ *   be inspected (documents, metadata, progress) and deleted, so a first run that is still going
+ *   or that failed can be looked at.
  */
 @Injectable()
-export class DocumentsRepository {
-  constructor(private readonly ds: DataSource) {}
+export class DocsetCatalog {
+  constructor(@InjectDataSource() private readonly ds: DataSource) {}
 
   /** The names among `names` that are existing docsets of the account (one served document). */
   async existingDocsetNames(accountId: number, names: readonly string[]): Promise<string[]> {
@@ -74,7 +75,16 @@ export class DocumentsRepository {
     return rows.map((r) => r.name);
   }
 
-  /** Whether the account has any document or index run in the docset. */
+  /** Every existing docset of the account, by name. */
+  async existingDocsetNamesOfAccount(accountId: number): Promise<string[]> {
+    const rows: Array<{ name: string }> = await this.ds.query(
+      `SELECT DISTINCT docset_name AS name FROM documents WHERE account_id = $1 AND ${SERVED} ORDER BY docset_name`,
+      [accountId],
+    );
+    return rows.map((r) => r.name);
+  }
+
+  /** Whether the docset is known to the account (it has a document or an index run in it). */
   async knowsDocset(accountId: number, docSetName: string): Promise<boolean> {
     const rows: unknown[] = await this.ds.query(
       `SELECT 1 FROM documents WHERE account_id = $1 AND docset_name = $2
@@ -84,42 +94,23 @@ export class DocumentsRepository {
     return rows.length > 0;
   }
 
-  /** Documents of one docset by file name, `offset`/`limit` paging (limit null: all). */
-  async listByDocset(
-    accountId: number,
-    docSetName: string,
-    page: { limit: number | null; offset: number } = { limit: null, offset: 0 },
-  ): Promise<DocumentListRow[]> {
-    return this.ds.query(
-      `SELECT ${LIST_COLUMNS} FROM documents WHERE account_id = $1 AND docset_name = $2
-        ORDER BY file_name, id LIMIT $3 OFFSET $4`,
-      [accountId, docSetName, page.limit, page.offset],
+  /** The known docsets of the account among `names` (null: all of them). */
+  async knownDocsetNames(accountId: number, names: readonly string[] | null): Promise<string[]> {
+    const rows: Array<{ name: string }> = await this.ds.query(
+      `SELECT docset_name AS name FROM documents WHERE account_id = $1 AND ($2::text[] IS NULL OR docset_name = ANY($2::text[]))
+       UNION SELECT docset_name FROM index_runs WHERE account_id = $1 AND ($2::text[] IS NULL OR docset_name = ANY($2::text[]))`,
+      [accountId, names ? [...names] : null],
     );
+    return rows.map((r) => r.name);
   }
 
-  /**
-   * The account's most recently created documents, newest first. The account (and token) filter
-   * is in the WHERE clause, so `limit` rows come back whenever that many exist.
-   */
-  async recent(
-    accountId: number,
-    allowed: readonly string[] | null,
-    limit: number,
-  ): Promise<DocumentListRow[]> {
-    return this.ds.query(
-      `SELECT ${LIST_COLUMNS} FROM documents
-        WHERE account_id = $1 AND ($2::text[] IS NULL OR docset_name = ANY($2::text[]))
-        ORDER BY created_at DESC, id DESC LIMIT $3`,
-      [accountId, allowed ? [...allowed] : null, limit],
+  /** Number of documents of the docset, whatever their status. */
+  async documentCount(accountId: number, docSetName: string): Promise<number> {
+    const [{ n }] = await this.ds.query(
+      `SELECT count(*)::int AS n FROM documents WHERE account_id = $1 AND docset_name = $2`,
+      [accountId, docSetName],
     );
-  }
-
-  async findById(accountId: number, id: string): Promise<DocumentListRow | null> {
-    const rows: DocumentListRow[] = await this.ds.query(
-      `SELECT ${LIST_COLUMNS} FROM documents WHERE account_id = $1 AND id = $2::uuid`,
-      [accountId, id],
-    );
-    return rows[0] ?? null;
+    return Number(n);
   }
 
   /** Docsets that exist (at least one served document), by name. `chunkCount`: chunks search serves. */
@@ -127,12 +118,7 @@ export class DocumentsRepository {
     const rows: Array<Omit<DocsetRow, 'counts'> & { status: Record<string, number> }> = await this.ds.query(
       `SELECT docset_name AS "docSetName",
               array_agg(DISTINCT source_type ORDER BY source_type) AS "sourceTypes",
-              jsonb_build_object(
-                'PENDING', count(*) FILTER (WHERE status = 'PENDING'),
-                'INDEXING', count(*) FILTER (WHERE status = 'INDEXING'),
-                'COMPLETE', count(*) FILTER (WHERE status = 'COMPLETE'),
-                'ERROR', count(*) FILTER (WHERE status = 'ERROR'),
-                'CANCELLED', count(*) FILTER (WHERE status = 'CANCELLED')) AS status,
+              ${STATUS_COUNTS_JSON_SQL} AS status,
               count(*)::int AS "documentCount",
               coalesce(sum(page_count) FILTER (WHERE status = 'COMPLETE'), 0)::int AS "pageCount",
               coalesce(sum(served_chunk_count), 0)::int AS "chunkCount",
@@ -145,19 +131,14 @@ export class DocumentsRepository {
         ORDER BY docset_name`,
       [accountId, allowed ? [...allowed] : null],
     );
-    return rows.map(({ status, ...r }) => ({ ...r, counts: { ...emptyCounts(), ...status } }));
+    return rows.map(({ status, ...r }) => ({ ...r, counts: { ...emptyStatusCounts(), ...status } }));
   }
 
   /** Aggregates of one docset (null when the account has no documents in it). */
   async metadata(accountId: number, docSetName: string): Promise<DocsetMetadataRow | null> {
     const [head]: Array<Record<string, unknown>> = await this.ds.query(
       `SELECT array_agg(DISTINCT source_type ORDER BY source_type) AS "sourceTypes",
-              jsonb_build_object(
-                'PENDING', count(*) FILTER (WHERE status = 'PENDING'),
-                'INDEXING', count(*) FILTER (WHERE status = 'INDEXING'),
-                'COMPLETE', count(*) FILTER (WHERE status = 'COMPLETE'),
-                'ERROR', count(*) FILTER (WHERE status = 'ERROR'),
-                'CANCELLED', count(*) FILTER (WHERE status = 'CANCELLED')) AS status,
+              ${STATUS_COUNTS_JSON_SQL} AS status,
               count(*)::int AS "documentCount",
               coalesce(sum(page_count) FILTER (WHERE status = 'COMPLETE'), 0)::int AS "pageCount",
               coalesce(sum(served_chunk_count), 0)::int AS "chunkCount",
@@ -192,7 +173,7 @@ export class DocumentsRepository {
       ...(rest as unknown as Omit<DocsetMetadataRow, 'counts' | 'fileTypes' | 'sources' | 'summaries'>),
       docSetName,
       totalBytes: Number(rest.totalBytes ?? 0),
-      counts: { ...emptyCounts(), ...status },
+      counts: { ...emptyStatusCounts(), ...status },
       fileTypes: fileTypes.map((f) => ({
         fileType: f.fileType || 'unknown',
         documentCount: f.documentCount,
@@ -200,5 +181,42 @@ export class DocumentsRepository {
       sources,
       summaries,
     };
+  }
+
+  /** The docset's documents by status; `folder`: only those of one source folder (and below). */
+  async statusCounts(
+    accountId: number,
+    docSetName: string,
+    folder?: SourceFolderFilter,
+  ): Promise<StatusCounts> {
+    const rows: Array<{ status: string; n: number }> = folder
+      ? await this.ds.query(
+          `SELECT status, count(*)::int AS n FROM documents
+            WHERE account_id = $1 AND docset_name = $2 AND source_type = $3
+              AND left(source_id, length($4)) = $4 AND source_metadata @> $5::jsonb
+            GROUP BY status`,
+          [accountId, docSetName, folder.sourceType, folder.sourceIdPrefix, JSON.stringify(folder.metadata)],
+        )
+      : await this.ds.query(
+          `SELECT status, count(*)::int AS n FROM documents WHERE account_id = $1 AND docset_name = $2 GROUP BY status`,
+          [accountId, docSetName],
+        );
+    return statusCountsOf(rows);
+  }
+
+  /** Every docset the account has documents in, with its counts by status and its existence. */
+  async statusByDocset(accountId: number): Promise<DocsetStatusRow[]> {
+    const rows: Array<{
+      docSetName: string;
+      status: Record<string, number>;
+      sourceTypes: string[];
+      exists: boolean;
+    }> = await this.ds.query(
+      `SELECT docset_name AS "docSetName", ${STATUS_COUNTS_JSON_SQL} AS status,
+                array_agg(DISTINCT source_type ORDER BY source_type) AS "sourceTypes", bool_or(${SERVED}) AS "exists"
+           FROM documents WHERE account_id = $1 GROUP BY docset_name ORDER BY docset_name`,
+      [accountId],
+    );
+    return rows.map(({ status, ...r }) => ({ ...r, counts: { ...emptyStatusCounts(), ...status } }));
   }
 }
