@@ -3,13 +3,18 @@
  *       activities on a worker), and
  *   (b) through the same pipeline steps the activities call, directly in one process,
  * both with the same document concurrency (INDEXING_CONCURRENCY, default 4), each on a fresh
- * docset. Reports pages/s and documents/s for both and the orchestration overhead as a ratio.
+ * docset, with the semantic embedder (LOCAL_EMBEDDER=minilm unless set), and in every round
+ *   (c) `pdftotext` (poppler) extracting the same files at the same concurrency, the floor any
+ *       indexer pays: indexing time is reported as a ratio to it.
+ * Reports pages/s and documents/s, the orchestration overhead and the pdftotext ratio.
  *   npm run bench:indexing
  *   BENCH_ENGINE=embedded npm run bench:indexing        (embedded search engine instead of ES)
  *   BENCH_ROUNDS=3 INDEXING_CONCURRENCY=2 npm run bench:indexing
+ *   BENCH_PATHS=temporal LOCAL_EMBEDDER_PRECISION=fp32 npm run bench:indexing
  * Starts Postgres, Temporal, the S3 server (and Elasticsearch) from test/infra; writes
  * bench/indexing/results.json and prints a Markdown table. */
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,6 +22,7 @@ import * as path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { loadConfig } from '@docqa/common';
 import { DocsetPipeline, DocumentPipeline, IndexingService, IndexingStore } from '@docqa/indexing';
+import { Embedder, EMBEDDER, OnnxEmbedder } from '@docqa/llm';
 import { SourceCredentialsCipher } from '@docqa/sources';
 import { startWorker } from '../../apps/worker/src/main';
 
@@ -26,6 +32,7 @@ const CORPUS = path.join(SHARED, 'corpus', 'dev');
 const ENGINE = process.env.BENCH_ENGINE ?? 'elasticsearch';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONCURRENCY = Number(process.env.INDEXING_CONCURRENCY ?? 4);
+const PATHS = (process.env.BENCH_PATHS ?? 'temporal,direct').split(',') as Array<'temporal' | 'direct'>;
 const KEYS = { accessKeyId: 'bench-key', secretAccessKey: 'bench-secret' };
 
 type Stoppable = { stop(): Promise<void> };
@@ -33,7 +40,7 @@ const log = (s: string) => console.error(`[bench ${new Date().toISOString().slic
 const infra = <T>(name: string): T => require(path.join(ROOT, 'test/infra', `${name}.js`)) as T;
 
 interface Measure {
-  path: 'temporal' | 'direct';
+  path: 'temporal' | 'direct' | 'pdftotext';
   round: number;
   seconds: number;
   documents: number;
@@ -44,6 +51,23 @@ interface Measure {
   /** Direct path only: time inside extraction vs chunk+embed+upsert, summed over documents. */
   extractSeconds?: number;
   indexSeconds?: number;
+  /** Indexing paths: chunks embedded and the inference thread's busy time (OnnxEmbedder). */
+  embedChunks?: number;
+  embedSeconds?: number;
+  embedChunksPerSecond?: number;
+  loadAverage?: number;
+}
+
+const execFileP = (cmd: string, args: string[]) =>
+  new Promise<string>((resolve, reject) =>
+    execFile(cmd, args, { maxBuffer: 256 * 2 ** 20 }, (err, stdout) => (err ? reject(err) : resolve(stdout))),
+  );
+
+/** Pages of each PDF, by poppler's pdfinfo. */
+async function pdfPages(file: string): Promise<number> {
+  const m = /^Pages:\s+(\d+)/m.exec(await execFileP('pdfinfo', [file]));
+  if (!m) throw new Error(`pdfinfo: no page count for ${file}`);
+  return Number(m[1]);
 }
 
 async function main() {
@@ -90,7 +114,22 @@ async function main() {
           Body: fs.readFileSync(path.join(CORPUS, f)),
         }),
       );
+    // the warm-up indexes the smallest file only (a full warm-up run costs minutes with the model)
+    const smallest = [...files].sort(
+      (a, b) => fs.statSync(path.join(CORPUS, a)).size - fs.statSync(path.join(CORPUS, b)).size,
+    )[0];
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: `warm/${smallest}`,
+        Body: fs.readFileSync(path.join(CORPUS, smallest)),
+      }),
+    );
     s3.destroy();
+    const popplerPages = (await Promise.all(files.map((f) => pdfPages(path.join(CORPUS, f))))).reduce(
+      (a, b) => a + b,
+      0,
+    );
     log(`uploaded ${files.length} PDFs`);
 
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-'));
@@ -108,6 +147,13 @@ async function main() {
       S3_FORCE_PATH_STYLE: 'true',
       INDEXING_CONCURRENCY: String(CONCURRENCY),
       METRICS_ENABLED: 'false',
+      LOCAL_EMBEDDER: process.env.LOCAL_EMBEDDER ?? 'minilm',
+      ...(process.env.LOCAL_EMBEDDER_PRECISION
+        ? { LOCAL_EMBEDDER_PRECISION: process.env.LOCAL_EMBEDDER_PRECISION }
+        : {}),
+      ...(process.env.LOCAL_EMBEDDER_BATCH_SIZE
+        ? { LOCAL_EMBEDDER_BATCH_SIZE: process.env.LOCAL_EMBEDDER_BATCH_SIZE }
+        : {}),
     });
     const app = await startWorker(cfg);
     started.unshift({ stop: () => app.close() });
@@ -116,6 +162,44 @@ async function main() {
     const docset = app.get(DocsetPipeline, { strict: false });
     const document = app.get(DocumentPipeline, { strict: false });
     const cipher = app.get(SourceCredentialsCipher, { strict: false });
+    const embedder = app.get<Embedder>(EMBEDDER, { strict: false });
+    const onnx = embedder instanceof OnnxEmbedder ? embedder : undefined;
+    log(
+      `embedder ${embedder.modelName}${onnx ? ` (${onnx.precision}, batch ${onnx.batchSize})` : ''}; ` +
+        `${files.length} PDFs, ${popplerPages} pages (pdfinfo)`,
+    );
+    /** Runs `fn` and adds what the embedder did meanwhile. */
+    const withEmbedStats = async (fn: () => Promise<Measure>): Promise<Measure> => {
+      const s0 = onnx?.stats();
+      const m = await fn();
+      m.loadAverage = Number(os.loadavg()[0].toFixed(1));
+      if (onnx && s0) {
+        const s = onnx.stats();
+        m.embedChunks = s.texts - s0.texts;
+        m.embedSeconds = Number(((s.tokenizeMs + s.inferMs - s0.tokenizeMs - s0.inferMs) / 1000).toFixed(2));
+        m.embedChunksPerSecond = Number((m.embedChunks / m.embedSeconds).toFixed(1));
+      }
+      return m;
+    };
+
+    /** pdftotext on every file, CONCURRENCY at a time, text to a pipe (read, then dropped). */
+    async function pdftotext(round: number): Promise<Measure> {
+      const queue = [...files];
+      const t0 = performance.now();
+      let chars = 0;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          for (let f = queue.shift(); f; f = queue.shift())
+            chars += (await execFileP('pdftotext', ['-enc', 'UTF-8', path.join(CORPUS, f), '-'])).length;
+        }),
+      );
+      const seconds = (performance.now() - t0) / 1000;
+      if (chars < 1000) throw new Error('pdftotext extracted no text');
+      return {
+        ...measure('pdftotext', round, seconds, { documents: files.length, pages: popplerPages, chunks: 0 }),
+        loadAverage: Number(os.loadavg()[0].toFixed(1)),
+      };
+    }
 
     const db = new PgClient({ connectionString: cfg.databaseUrl });
     await db.connect();
@@ -149,18 +233,19 @@ async function main() {
       documentsPerSecond: Number((t.documents / seconds).toFixed(2)),
     });
 
-    async function viaTemporal(round: number): Promise<Measure> {
-      const docSetName = `temporal-${round}`;
+    async function viaTemporal(round: number, warmUp = false): Promise<Measure> {
+      const docSetName = warmUp ? 'warm-up' : `temporal-${round}`;
       const t0 = performance.now();
       const r = await indexing.startIndex(accountId, {
         docSetName,
         sourceType: 'S3',
-        credentials,
+        credentials: warmUp ? { ...credentials, prefix: 'warm/' } : credentials,
         forceReindex: false,
         async: false,
       });
       const seconds = (performance.now() - t0) / 1000;
       if (!('status' in r) || r.status !== 'COMPLETED') throw new Error(`temporal run ${JSON.stringify(r)}`);
+      if (warmUp) return measure('temporal', round, seconds, { documents: 1, pages: 0, chunks: 0 });
       return measure('temporal', round, seconds, await totals(docSetName));
     }
 
@@ -214,15 +299,26 @@ async function main() {
       };
     }
 
-    // Warm-up: worker bundle, extraction threads, index creation.
-    log('warm-up run (not measured)');
-    await viaTemporal(0);
+    // Warm-up: worker bundle, extraction threads, index creation, the model's first batch.
+    log(`warm-up run on ${smallest} (not measured)`);
+    await viaTemporal(0, true);
+    const loadStart = os.loadavg().map((x) => Number(x.toFixed(1)));
     const results: Measure[] = [];
+    const runs: Array<(round: number) => Promise<Measure>> = [
+      pdftotext,
+      ...PATHS.map(
+        (p) => (round: number) => withEmbedStats(() => (p === 'temporal' ? viaTemporal : direct)(round)),
+      ),
+    ];
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const run of [viaTemporal, direct]) {
+      for (const run of runs) {
         const m = await run(round);
         log(
-          `${m.path} round ${round}: ${m.seconds} s, ${m.pagesPerSecond} pages/s, ${m.documentsPerSecond} docs/s`,
+          `${m.path} round ${round}: ${m.seconds} s, ${m.pagesPerSecond} pages/s, ${m.documentsPerSecond} docs/s` +
+            (m.embedChunksPerSecond
+              ? `, embedding ${m.embedChunks} chunks at ${m.embedChunksPerSecond}/s`
+              : '') +
+            ` (load ${m.loadAverage})`,
         );
         results.push(m);
       }
@@ -231,9 +327,18 @@ async function main() {
 
     const best = (p: Measure['path']) =>
       results.filter((r) => r.path === p).sort((a, b) => a.seconds - b.seconds)[0];
-    const t = best('temporal');
-    const d = best('direct');
-    const ratio = Number((t.seconds / d.seconds).toFixed(2));
+    const t = best(PATHS[0]);
+    const d = PATHS.includes('direct') ? best('direct') : undefined;
+    const x = best('pdftotext');
+    const ratio = d && PATHS.includes('temporal') ? Number((t.seconds / d.seconds).toFixed(2)) : null;
+    // indexing time over pdftotext time, per round (the two ran back to back) and best to best
+    const roundRatios = results
+      .filter((r) => r.path === PATHS[0])
+      .map((r) => {
+        const p = results.find((q) => q.path === 'pdftotext' && q.round === r.round)!;
+        return Number((r.seconds / p.seconds).toFixed(2));
+      });
+    const pdftotextRatio = Number((t.seconds / x.seconds).toFixed(2));
     const out = {
       date: new Date().toISOString(),
       machine: {
@@ -242,28 +347,47 @@ async function main() {
         memoryGb: Math.round(os.totalmem() / 2 ** 30),
         node: process.version,
       },
+      loadAverage: { start: loadStart, end: os.loadavg().map((v) => Number(v.toFixed(1))) },
       engine: ENGINE,
       concurrency: CONCURRENCY,
-      embedder: 'local hashing',
-      corpus: { documents: t.documents, pages: t.pages, chunks: t.chunks },
+      embedder: {
+        model: embedder.modelName,
+        precision: onnx?.precision ?? null,
+        batchSize: onnx?.batchSize ?? null,
+      },
+      corpus: { documents: t.documents, pages: t.pages, popplerPages, chunks: t.chunks },
       results,
-      best: { temporal: t, direct: d },
+      best: { [PATHS[0]]: t, ...(d ? { direct: d } : {}), pdftotext: x },
       orchestrationOverheadRatio: ratio,
+      /** Indexing (first path in BENCH_PATHS) time over pdftotext time: best/best and per round. */
+      pdftotextRatio,
+      pdftotextRoundRatios: roundRatios,
     };
-    fs.writeFileSync(path.join(ROOT, 'bench/indexing/results.json'), `${JSON.stringify(out, null, 2)}\n`);
+    const outFile = process.env.BENCH_OUT ?? path.join(ROOT, 'bench/indexing/results.json');
+    fs.writeFileSync(outFile, `${JSON.stringify(out, null, 2)}\n`);
     console.log(
       `\n## Indexing benchmark (${ENGINE}, ${CONCURRENCY} documents at a time, best of ${ROUNDS})\n`,
     );
-    console.log('| path | seconds | pages/s | documents/s |');
-    console.log('|---|---|---|---|');
-    for (const m of [t, d])
+    const label = {
+      temporal: 'Temporal pipeline',
+      direct: 'direct, one process',
+      pdftotext: 'pdftotext (poppler)',
+    };
+    console.log('| path | seconds | pages/s | documents/s | embedding chunks/s |');
+    console.log('|---|---|---|---|---|');
+    for (const m of [t, ...(d && d !== t ? [d] : []), x])
       console.log(
-        `| ${m.path === 'temporal' ? 'Temporal pipeline' : 'direct, one process'} | ${m.seconds} | ${m.pagesPerSecond} | ${m.documentsPerSecond} |`,
+        `| ${label[m.path]} | ${m.seconds} | ${m.pagesPerSecond} | ${m.documentsPerSecond} | ${m.embedChunksPerSecond ?? '-'} |`,
       );
-    console.log(`\nOrchestration overhead: ${ratio}x (Temporal time / direct time).`);
     console.log(
-      `Direct path, summed over documents: extraction ${d.extractSeconds} s, chunk+embed+upsert ${d.indexSeconds} s.`,
+      `\nEmbedder ${embedder.modelName}. Indexing / pdftotext: ${pdftotextRatio}x best to best, ` +
+        `${roundRatios.join(', ')} per round.`,
     );
+    if (ratio !== null) console.log(`Orchestration overhead: ${ratio}x (Temporal time / direct time).`);
+    if (d)
+      console.log(
+        `Direct path, summed over documents: extraction ${d.extractSeconds} s, chunk+embed+upsert ${d.indexSeconds} s.`,
+      );
   } finally {
     for (const s of started) await s.stop().catch(() => undefined);
   }

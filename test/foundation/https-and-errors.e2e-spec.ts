@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import { Client } from 'pg';
 import { ProbeModule } from '../support/probe.module';
-import { startTestApp, TestApp } from '../support/app';
+import { defaultLocalEmbedderName, startTestApp, TestApp } from '../support/app';
 
 function plainRequest(url: string, method: string, body?: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; body: any }>((resolve, reject) => {
@@ -80,7 +80,7 @@ describe('HTTPS only and the two error conventions', () => {
       name: 'docqa',
       version: require('../../package.json').version,
       commit: expect.stringMatching(/^[0-9a-f]{40}$/),
-      embedder: { model: 'all-MiniLM-L6-v2', dimensions: 384 },
+      embedder: { model: defaultLocalEmbedderName(), dimensions: 384 },
     });
   });
 

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { defaultLocalEmbedderName } from '../support/app';
 import { TestClient } from '../support/http';
 import { infra } from '../support/infra';
 const { freePort } = require('../infra/util');
@@ -171,7 +172,7 @@ describe('npm start (embedded defaults)', () => {
     const client = new TestClient(`https://localhost:${ports.HTTPS_PORT}`, ca);
     try {
       const v = await client.get('/api/v1/document_proxy/version');
-      expect(v.body.embedder).toEqual({ model: 'all-MiniLM-L6-v2', dimensions: 384 });
+      expect(v.body.embedder).toEqual({ model: defaultLocalEmbedderName(), dimensions: 384 });
     } finally {
       await client.close();
     }

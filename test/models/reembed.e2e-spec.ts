@@ -59,6 +59,9 @@ describe.each(['elasticsearch', 'embedded'] as const)('switching embedders (%s)'
       embeddedSearch: engine === 'embedded',
       env: {
         LOCAL_EMBEDDER: embedder,
+        // the fp32 graph on every CPU, so the space names below are exact (`auto` picks int8 where
+        // the CPU has integer dot products: another space, tested in test/models/embedder)
+        LOCAL_EMBEDDER_PRECISION: 'fp32',
         DATA_DIR: dataDir,
         SEARCH_INDEX_PREFIX: prefix,
         S3_ENDPOINT: infra().s3Endpoint,

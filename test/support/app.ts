@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { AppConfig, loadConfig } from '@docqa/common';
+import { INT8_SPACE_SUFFIX, LOCAL_EMBEDDER_MODEL, resolvePrecision } from '@docqa/llm';
 import { createApi, RunningApi } from '../../apps/api/src/bootstrap/create-api';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { TestClient } from './http';
@@ -88,4 +89,15 @@ export async function startTestApp(o: TestAppOptions = {}): Promise<TestApp> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The local embedder's space name with the default LOCAL_EMBEDDER_PRECISION on this machine: `auto`
+ * runs the int8 graph (its own space) where the CPU has integer dot products, fp32 elsewhere.
+ */
+export function defaultLocalEmbedderName(): string {
+  const cfg = loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() });
+  return resolvePrecision(cfg.localEmbedderPrecision, true) === 'int8'
+    ? `${LOCAL_EMBEDDER_MODEL}${INT8_SPACE_SUFFIX}`
+    : LOCAL_EMBEDDER_MODEL;
 }

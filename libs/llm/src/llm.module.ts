@@ -78,6 +78,7 @@ export async function createEmbedder(cfg: AppConfig): Promise<Embedder> {
       dir,
       threads: cfg.localEmbedderThreads,
       batchSize: cfg.localEmbedderBatchSize,
+      precision: cfg.localEmbedderPrecision,
     });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

@@ -41,8 +41,21 @@ class GraphBuilder:
         self.nodes.append(helper.make_node(op, inputs, [out], **attrs))
         return out
 
+    def multi(self, op, inputs, count, **attrs):
+        outs = [f"{op.lower()}_{len(self.nodes)}_{i}" for i in range(count)]
+        self.nodes.append(helper.make_node(op, inputs, outs, **attrs))
+        return outs
 
-def build(model_dir):
+
+def quantize_columns(w):
+    """Symmetric per-output-column int8 weights ([in, out]) and their float32 scales."""
+    scale = np.abs(w).max(axis=0) / 127.0
+    scale = np.where(scale == 0, 1.0, scale).astype(np.float32)
+    q = np.clip(np.rint(w / scale), -127, 127).astype(np.int8)
+    return q, scale
+
+
+def build(model_dir, int8=False):
     cfg = json.load(open(f"{model_dir}/config.json"))
     if cfg.get("hidden_act", "gelu") != "gelu":
         raise SystemExit(f"unsupported hidden_act {cfg.get('hidden_act')!r} (only exact gelu)")
@@ -54,10 +67,20 @@ def build(model_dir):
     g = GraphBuilder()
     w = lambda name: g.init(name, weights[name])
 
-    def linear(x, prefix):
+    def linear(x, prefix, bias=True):
         # torch Linear stores [out, in]; MatMul wants [in, out]
-        wt = g.init(f"{prefix}.weight_t", weights[f"{prefix}.weight"].T)
-        return g.node("Add", [g.node("MatMul", [x, wt]), w(f"{prefix}.bias")])
+        if not int8:
+            wt = g.init(f"{prefix}.weight_t", weights[f"{prefix}.weight"].T)
+            mm = g.node("MatMul", [x, wt])
+            return g.node("Add", [mm, w(f"{prefix}.bias")]) if bias else mm
+        # int8: activations quantized per tensor at run time (uint8, asymmetric), weights per
+        # output column (int8, symmetric); onnxruntime fuses this into its integer GEMM
+        q, scale = quantize_columns(weights[f"{prefix}.weight"].T.astype(np.float32))
+        xq, xs, xz = g.multi("DynamicQuantizeLinear", [x], 3)
+        acc = g.node("MatMulInteger", [xq, g.init(f"{prefix}.weight_q", q), xz])
+        scales = g.node("Mul", [xs, g.init(f"{prefix}.weight_scale", scale)])
+        mm = g.node("Mul", [g.node("Cast", [acc], to=TP.FLOAT), scales])
+        return g.node("Add", [mm, w(f"{prefix}.bias")]) if bias else mm
 
     def layer_norm(x, prefix):
         return g.node("LayerNormalization", [x, w(f"{prefix}.weight"), w(f"{prefix}.bias")], axis=-1, epsilon=eps)
@@ -128,8 +151,10 @@ def build(model_dir):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    args = [a for a in sys.argv[1:] if a != "--int8"]
+    if len(args) != 2:
         raise SystemExit(__doc__)
-    model = build(sys.argv[1])
+    model = build(args[0], int8="--int8" in sys.argv)
+    sys.argv[2:3] = [args[1]]
     onnx.save(model, sys.argv[2])
     print(f"wrote {sys.argv[2]}: {len(model.graph.node)} nodes, {len(model.graph.initializer)} initializers")

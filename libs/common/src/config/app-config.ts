@@ -78,6 +78,7 @@ export interface AppConfig {
   localEmbedderModelDir?: string;
   localEmbedderThreads: number;
   localEmbedderBatchSize: number;
+  localEmbedderPrecision: 'auto' | 'fp32' | 'int8';
   smtpUrl?: string;
   mailFrom: string;
   mailOutboxPollMs: number;

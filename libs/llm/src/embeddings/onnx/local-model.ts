@@ -22,7 +22,12 @@ export interface LocalModelManifest {
   maxTokens: number;
   pooling: 'mean';
   normalized: boolean;
-  files: Record<'model.onnx' | 'tokenizer.json' | 'tokenizer_config.json', { bytes: number; sha256: string }>;
+  files: Record<
+    'model.onnx' | 'tokenizer.json' | 'tokenizer_config.json',
+    { bytes: number; sha256: string }
+  > &
+    /** The int8 graph (`bert2onnx.py --int8`), in installs since issue 17. */
+    Partial<Record<'model.int8.onnx', { bytes: number; sha256: string }>>;
 }
 
 /** The model is not there (or incomplete); `message` says what is wrong, without a stack. */

@@ -1,15 +1,18 @@
 import { Logger } from '@nestjs/common';
+import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DomainError, ErrorCode } from '@docqa/common';
 import type { Embedder, EmbedOptions } from '../embedder.port';
-import { LocalModelManifest, readLocalModel } from './local-model';
+import { LocalModelManifest, LocalModelMissingError, readLocalModel } from './local-model';
+import { EmbedderPrecision, EmbedderPrecisionSetting, resolvePrecision } from './precision';
 
 /**
  * Code of the inference thread: the tokenizer (@huggingface/tokenizers) and the onnxruntime-node
  * session live here, because onnxruntime-node runs a session synchronously on the calling thread
  * (a batch of 8 chunks takes ~0.2 s on 2 cores), which would stall the event loop that serves the
- * API and heartbeats indexing activities. One message is one batch; vectors come back as one
- * Float32Array (transferred, not copied).
+ * API and heartbeats indexing activities. One message is one batch, padded to its longest text;
+ * vectors come back as one Float32Array (transferred, not copied), with the batch's token counts
+ * and how long tokenizing and inference took.
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -17,7 +20,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const ort = require(workerData.ortPath);
 const { Tokenizer } = require(workerData.tokenizersPath);
-const { dir, maxTokens, threads } = workerData;
+const { dir, modelFile, maxTokens, threads } = workerData;
 // Longer texts are cut before tokenizing (256 tokens never need more); whitespace runs are one
 // separator to BERT's pre-tokenizer, so collapsing them first changes no token.
 const MAX_CHARS = 32768;
@@ -26,7 +29,7 @@ const ready = (async () => {
   const read = (f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
   tok = new Tokenizer(read('tokenizer.json'), read('tokenizer_config.json'));
   sep = tok.encode('').ids.at(-1);
-  session = await ort.InferenceSession.create(path.join(dir, 'model.onnx'), {
+  session = await ort.InferenceSession.create(path.join(dir, modelFile), {
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
@@ -50,6 +53,7 @@ parentPort.on('message', async ({ id, texts, close }) => {
   }
   try {
     await ready;
+    const t0 = performance.now();
     const enc = texts.map(encode);
     const B = enc.length;
     const L = Math.max(...enc.map((e) => e.length));
@@ -57,12 +61,19 @@ parentPort.on('message', async ({ id, texts, close }) => {
     const mask = new BigInt64Array(B * L);
     enc.forEach((e, i) => e.forEach((v, j) => { ids[i * L + j] = BigInt(v); mask[i * L + j] = 1n; }));
     const t = (a) => new ort.Tensor('int64', a, [B, L]);
+    const t1 = performance.now();
     const out = await session.run(
       { input_ids: t(ids), attention_mask: t(mask), token_type_ids: t(new BigInt64Array(B * L)) },
       ['sentence_embedding'],
     );
     const vectors = new Float32Array(out.sentence_embedding.data);
-    parentPort.postMessage({ id, ok: true, vectors, tokens: enc.reduce((s, e) => s + e.length, 0) }, [vectors.buffer]);
+    const stats = {
+      tokens: enc.reduce((s, e) => s + e.length, 0),
+      paddedTokens: B * L,
+      tokenizeMs: t1 - t0,
+      inferMs: performance.now() - t1,
+    };
+    parentPort.postMessage({ id, ok: true, vectors, stats }, [vectors.buffer]);
   } catch (err) {
     parentPort.postMessage({ id, ok: false, message: String((err && err.message) || err).slice(0, 300) });
   }
@@ -80,55 +91,115 @@ export interface OnnxEmbedderOptions {
   threads?: number;
   /** Texts per inference (LOCAL_EMBEDDER_BATCH_SIZE, default 8). */
   batchSize?: number;
+  /**
+   * `fp32` (model.onnx, the default), `int8` (model.int8.onnx), or `auto`: int8 where the CPU has
+   * integer dot-product instructions and the int8 graph is installed (LOCAL_EMBEDDER_PRECISION).
+   */
+  precision?: EmbedderPrecisionSetting;
+  /**
+   * Batch document texts of similar length together (default true): a batch is padded to its
+   * longest text, so mixing a 20-token text with 256-token ones wastes the difference.
+   */
+  groupByLength?: boolean;
 }
 
+/** One embedDocuments/embedQuery call: its vectors fill in as its texts' batches come back. */
 interface Job {
-  id: number;
-  texts: string[];
   query: boolean;
+  vectors: Float32Array;
+  remaining: number;
+  settled: boolean;
   resolve: (v: Float32Array) => void;
   reject: (err: unknown) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
 }
 
+/** One text waiting for a batch; batches mix texts of several calls (concurrent documents). */
+interface Item {
+  job: Job;
+  index: number;
+  text: string;
+}
+
+/** Cumulative work of the inference thread (benchmarks: where the time goes). */
+export interface EmbedderStats {
+  batches: number;
+  texts: number;
+  /** Real tokens, and tokens including padding to each batch's longest text. */
+  tokens: number;
+  paddedTokens: number;
+  tokenizeMs: number;
+  inferMs: number;
+}
+
+/**
+ * Suffix of the int8 graph's embedding space. Name a new one (e.g. `-int8v2`) if bert2onnx.py's
+ * int8 recipe changes, so vectors of the old recipe are re-embedded rather than mixed.
+ */
+export const INT8_SPACE_SUFFIX = '-int8';
+
 /** How long close() waits for a running batch, then for the thread to exit, before terminating it. */
 const CLOSE_WAIT_MS = 60_000;
+/** Queued document texts a batch is chosen from (the oldest one always goes: nothing starves). */
+const LENGTH_LOOKAHEAD = 64;
+/** Characters past which every text fills the model's 256 tokens (the length key saturates). */
+const LENGTH_KEY_CAP = 2000;
 
 type Reply =
   | { ready: true }
   | { ready: false; message: string }
-  | { id: number; ok: true; vectors: Float32Array; tokens: number }
+  | { id: number; ok: true; vectors: Float32Array; stats: Omit<EmbedderStats, 'batches' | 'texts'> }
   | { id: number; ok: false; message: string };
 
 /**
  * Local semantic embedder: a sentence-transformers model converted to ONNX by the project's own
- * converter (scripts/models/embedder), run with onnxruntime-node in one inference thread. Texts go
- * in batches of `batchSize`; queries jump ahead of queued document batches, so a question waits
- * for one batch at most while indexing runs. Vectors are mean-pooled and L2-normalised in the
- * graph. Aborting a call rejects it at once; a batch already running finishes and is discarded.
+ * converter (scripts/models/embedder), run with onnxruntime-node in one inference thread, in fp32
+ * or with int8 weights (`precision`). Texts of all callers share one queue and go in batches of
+ * `batchSize`, so concurrent small documents fill a batch together; a batch takes the oldest
+ * queued text and those closest to its length (less padding). Queries jump ahead of queued
+ * document texts, so a question waits for one batch at most while indexing runs. Vectors are
+ * mean-pooled and L2-normalised in the graph. Aborting a call rejects it at once; a batch already
+ * running finishes and its vectors for that call are discarded.
  */
 export class OnnxEmbedder implements Embedder {
   readonly modelName: string;
   readonly dimensions: number;
   readonly recommendedVectorWeight = 1;
   readonly batchSize: number;
+  readonly precision: EmbedderPrecision;
   readonly manifest: LocalModelManifest;
   private readonly log = new Logger('OnnxEmbedder');
   private worker?: Worker;
   private starting?: Promise<void>;
-  private readonly queue: Job[] = [];
-  private inFlight?: Job;
+  private readonly queue: Item[] = [];
+  private inFlight?: { id: number; items: Item[] };
   private nextId = 1;
   private closed = false;
   /** Called when the running batch replies after close() began. */
   private onIdle?: () => void;
+  private readonly totals: EmbedderStats = {
+    batches: 0,
+    texts: 0,
+    tokens: 0,
+    paddedTokens: 0,
+    tokenizeMs: 0,
+    inferMs: 0,
+  };
 
-  private constructor(private readonly o: Required<OnnxEmbedderOptions>) {
+  private constructor(private readonly o: Required<OnnxEmbedderOptions> & { precision: EmbedderPrecision }) {
     this.manifest = readLocalModel(o.dir);
-    this.modelName = this.manifest.name;
+    // int8 vectors are close to fp32's (cosine 0.98-1.0) but not the same: their own embedding
+    // space (documents.embedding_space, index version), so the two are never mixed in one index
+    this.modelName =
+      o.precision === 'int8' ? `${this.manifest.name}${INT8_SPACE_SUFFIX}` : this.manifest.name;
     this.dimensions = this.manifest.dimensions;
     this.batchSize = o.batchSize;
+    this.precision = o.precision;
+    if (o.precision === 'int8' && !this.manifest.files['model.int8.onnx'])
+      throw new LocalModelMissingError(
+        `The int8 graph of the embedding model is not installed in ${o.dir} (installed by an older version)`,
+      );
   }
 
   /** Checks the installed files, starts the inference thread and waits until the model is loaded. */
@@ -138,24 +209,37 @@ export class OnnxEmbedder implements Embedder {
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError('threads must be a positive integer');
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 256)
       throw new RangeError('batchSize must be an integer 1-256');
-    const e = new OnnxEmbedder({ dir: o.dir, threads, batchSize });
+    const manifest = readLocalModel(o.dir);
+    const e = new OnnxEmbedder({
+      dir: o.dir,
+      threads,
+      batchSize,
+      precision: resolvePrecision(o.precision ?? 'fp32', Boolean(manifest.files['model.int8.onnx'])),
+      groupByLength: o.groupByLength ?? true,
+    });
     await e.start();
     return e;
   }
 
+  /** The graph file this embedder runs. */
+  get modelFile(): string {
+    return this.precision === 'int8' ? 'model.int8.onnx' : 'model.onnx';
+  }
+
   async embedDocuments(texts: string[], o: EmbedOptions = {}): Promise<number[][]> {
-    const out: number[][] = [];
-    for (let i = 0; i < texts.length; i += this.batchSize) {
-      o.signal?.throwIfAborted();
-      out.push(...(await this.run(texts.slice(i, i + this.batchSize), false, o.signal)));
-    }
-    return out;
+    o.signal?.throwIfAborted();
+    return this.run(texts, false, o.signal);
   }
 
   async embedQuery(text: string, o: EmbedOptions = {}): Promise<number[]> {
     o.signal?.throwIfAborted();
     const [v] = await this.run([text], true, o.signal);
     return v;
+  }
+
+  /** What the inference thread did so far. */
+  stats(): EmbedderStats {
+    return { ...this.totals };
   }
 
   /**
@@ -166,13 +250,11 @@ export class OnnxEmbedder implements Embedder {
     if (this.closed) return;
     this.closed = true;
     const err = new Error('The embedder is closed');
-    for (const job of this.queue.splice(0)) this.settle(job, err);
+    this.failAll(err);
     const w = this.worker;
     if (!w) return;
     const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
-    const running = this.inFlight;
-    if (running) {
-      this.settle(running, err);
+    if (this.inFlight) {
       await new Promise<void>((resolve) => {
         this.onIdle = resolve;
         setTimeout(resolve, CLOSE_WAIT_MS).unref();
@@ -194,6 +276,7 @@ export class OnnxEmbedder implements Embedder {
           ortPath: require.resolve('onnxruntime-node'),
           tokenizersPath: require.resolve('@huggingface/tokenizers'),
           dir: this.o.dir,
+          modelFile: this.modelFile,
           maxTokens: this.manifest.maxTokens,
           threads: this.o.threads,
         },
@@ -209,7 +292,11 @@ export class OnnxEmbedder implements Embedder {
             this.pump();
           } else {
             this.failThread(w, `the embedding model could not be loaded (${r.message})`);
-            reject(new Error(`The embedding model in ${this.o.dir} could not be loaded: ${r.message}`));
+            reject(
+              new Error(
+                `The embedding model ${path.join(this.o.dir, this.modelFile)} could not be loaded: ${r.message}`,
+              ),
+            );
           }
           return;
         }
@@ -235,30 +322,41 @@ export class OnnxEmbedder implements Embedder {
     void w.terminate().catch(() => undefined);
     if (this.closed) return;
     this.log.error(`Embedding model: ${reason}`);
-    const err = new DomainError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'The embedding model failed');
-    if (this.inFlight) this.settle(this.inFlight, err);
+    this.failAll(new DomainError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'The embedding model failed'));
     this.inFlight = undefined;
-    for (const job of this.queue.splice(0)) this.settle(job, err);
+  }
+
+  /** Rejects every queued and running call. */
+  private failAll(err: unknown): void {
+    for (const item of [...(this.inFlight?.items ?? []), ...this.queue.splice(0)]) this.settle(item.job, err);
   }
 
   private run(texts: string[], query: boolean, signal?: AbortSignal): Promise<number[][]> {
     if (texts.length === 0) return Promise.resolve([]);
     if (this.closed) return Promise.reject(new Error('The embedder is closed'));
     return new Promise<Float32Array>((resolve, reject) => {
-      const job: Job = { id: this.nextId++, texts, query, resolve, reject, signal };
+      const job: Job = {
+        query,
+        vectors: new Float32Array(texts.length * this.dimensions),
+        remaining: texts.length,
+        settled: false,
+        resolve,
+        reject,
+        signal,
+      };
       if (signal) {
         job.onAbort = () => {
-          const i = this.queue.indexOf(job);
-          if (i >= 0) this.queue.splice(i, 1);
+          this.dropQueued(job);
           this.settle(job, signal.reason ?? new DOMException('Aborted', 'AbortError'));
         };
         signal.addEventListener('abort', job.onAbort, { once: true });
       }
-      // queries go before queued document batches (after earlier queries)
+      const items = texts.map((text, index) => ({ job, index, text }));
+      // queries go before queued document texts (after earlier queries)
       if (query) {
-        const firstDoc = this.queue.findIndex((j) => !j.query);
-        this.queue.splice(firstDoc < 0 ? this.queue.length : firstDoc, 0, job);
-      } else this.queue.push(job);
+        const firstDoc = this.queue.findIndex((i) => !i.job.query);
+        this.queue.splice(firstDoc < 0 ? this.queue.length : firstDoc, 0, ...items);
+      } else this.queue.push(...items);
       if (!this.worker) {
         this.start().catch(() => undefined); // failures reach the queued jobs through failThread
       } else this.pump();
@@ -268,42 +366,75 @@ export class OnnxEmbedder implements Embedder {
     });
   }
 
+  private dropQueued(job: Job): void {
+    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i].job === job) this.queue.splice(i, 1);
+  }
+
+  /** The next batch: queued queries first; else the oldest document text and those nearest its length. */
+  private takeBatch(): Item[] {
+    const n = Math.min(this.batchSize, this.queue.length);
+    if (this.queue[0].job.query || !this.o.groupByLength) {
+      let k = 0;
+      while (k < n && this.queue[k].job.query === this.queue[0].job.query) k++;
+      return this.queue.splice(0, k);
+    }
+    const key = (i: Item) => Math.min(i.text.length, LENGTH_KEY_CAP);
+    const target = key(this.queue[0]);
+    const window = this.queue.slice(1, LENGTH_LOOKAHEAD).map((item, i) => ({ item, at: i + 1 }));
+    window.sort((a, b) => Math.abs(key(a.item) - target) - Math.abs(key(b.item) - target) || a.at - b.at);
+    const picked = new Set([0, ...window.slice(0, n - 1).map((w) => w.at)]);
+    const batch = [...picked].sort((a, b) => a - b).map((at) => this.queue[at]);
+    for (const at of [...picked].sort((a, b) => b - a)) this.queue.splice(at, 1);
+    return batch;
+  }
+
   private pump(): void {
     if (this.inFlight || !this.worker || !this.queue.length) return;
-    const job = this.queue.shift() as Job;
-    this.inFlight = job;
-    this.worker.postMessage({ id: job.id, texts: job.texts });
+    const items = this.takeBatch();
+    this.inFlight = { id: this.nextId++, items };
+    this.worker.postMessage({ id: this.inFlight.id, texts: items.map((i) => i.text) });
   }
 
   private onReply(r: Exclude<Reply, { ready: boolean }>): void {
-    const job = this.inFlight;
-    if (!job || job.id !== r.id) return;
+    const batch = this.inFlight;
+    if (!batch || batch.id !== r.id) return;
     this.inFlight = undefined;
     if (this.closed) {
       this.onIdle?.();
       return;
     }
-    if (r.ok) {
-      if (r.vectors.length === job.texts.length * this.dimensions) this.settle(job, undefined, r.vectors);
-      else
-        this.settle(
-          job,
-          new DomainError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'The embedding model returned malformed vectors'),
-        );
+    const D = this.dimensions;
+    if (r.ok && r.vectors.length === batch.items.length * D) {
+      this.totals.batches++;
+      this.totals.texts += batch.items.length;
+      this.totals.tokens += r.stats.tokens;
+      this.totals.paddedTokens += r.stats.paddedTokens;
+      this.totals.tokenizeMs += r.stats.tokenizeMs;
+      this.totals.inferMs += r.stats.inferMs;
+      batch.items.forEach((item, k) => {
+        const job = item.job;
+        if (job.settled) return; // aborted meanwhile
+        job.vectors.set(r.vectors.subarray(k * D, (k + 1) * D), item.index * D);
+        if (--job.remaining === 0) this.settle(job, undefined, job.vectors);
+      });
     } else {
-      this.log.error(`Embedding failed: ${r.message}`);
-      this.settle(job, new DomainError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'The embedding model failed'));
+      if (r.ok) this.log.error('Embedding failed: the model returned malformed vectors');
+      else this.log.error(`Embedding failed: ${r.message}`);
+      const err = new DomainError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'The embedding model failed');
+      for (const item of batch.items) {
+        this.dropQueued(item.job);
+        this.settle(item.job, err);
+      }
     }
     this.pump();
   }
 
   /** Resolves or rejects a job once (an aborted job may still get its reply later: ignored). */
   private settle(job: Job, err?: unknown, vectors?: Float32Array): void {
+    if (job.settled) return;
+    job.settled = true;
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
-    const { resolve, reject } = job;
-    job.resolve = () => undefined;
-    job.reject = () => undefined;
-    if (err !== undefined) reject(err);
-    else resolve(vectors as Float32Array);
+    if (err !== undefined) job.reject(err);
+    else job.resolve(vectors as Float32Array);
   }
 }
