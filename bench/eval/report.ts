@@ -247,6 +247,114 @@ ${rows.join('\n')}
 `;
 }
 
+/** An aim of the issues, checked on every run it applies to. */
+interface Aim {
+  issue: number;
+  corpus?: string;
+  /** Providers the aim is stated for (issue 14: any; issue 15: the local model). */
+  providers?: string[];
+  what: string;
+  min?: number;
+  max?: number;
+  value: (r: RunResult) => number | undefined;
+  show: (x: number) => string;
+}
+
+const AIM_LIST: Aim[] = [
+  {
+    issue: 14,
+    corpus: 'similar',
+    what: 'fact items cite the right report',
+    min: 0.97,
+    value: (r) => r.metrics.citesFile,
+    show: f2,
+  },
+  {
+    issue: 14,
+    corpus: 'similar',
+    what: 'fact items cite the right page',
+    min: 0.9,
+    value: (r) => r.metrics.citesPage,
+    show: f2,
+  },
+  {
+    issue: 14,
+    corpus: 'similar',
+    what: 'list/compare items found',
+    min: 0.7,
+    value: (r) => r.metrics.multiFound,
+    show: f2,
+  },
+  {
+    issue: 14,
+    corpus: 'dev',
+    what: 'questions cite the right page',
+    min: 0.85,
+    value: (r) => r.metrics.citesPage,
+    show: f2,
+  },
+  {
+    issue: 15,
+    providers: ['local-llm'],
+    what: 'answer contains the phrase',
+    min: 0.6,
+    value: (r) => r.metrics.answerHasPhrase,
+    show: f2,
+  },
+  {
+    issue: 15,
+    providers: ['local-llm'],
+    what: 'cites the right page',
+    min: 0.85,
+    value: (r) => r.metrics.citesPage,
+    show: f2,
+  },
+  {
+    issue: 15,
+    providers: ['local-llm'],
+    what: 'unanswerable declined',
+    min: 0.85,
+    value: (r) => r.metrics.unanswerableNoCitation,
+    show: f2,
+  },
+  {
+    issue: 15,
+    providers: ['local-llm'],
+    what: 'first delta p95',
+    max: 15_000,
+    value: (r) => r.ttftP95Ms,
+    show: (x) => sec(x),
+  },
+];
+
+/** Every aim against every run it applies to: the value and whether it is met. */
+function aimsTable(results: RunResult[]): string {
+  const rows: string[] = [];
+  for (const a of AIM_LIST) {
+    for (const r of results) {
+      if (a.corpus && r.corpus !== a.corpus) continue;
+      if (a.providers && !a.providers.includes(r.provider)) continue;
+      const v = a.value(r);
+      if (v === undefined || Number.isNaN(v)) continue;
+      const met = (a.min === undefined || v >= a.min) && (a.max === undefined || v <= a.max);
+      const aim = a.min !== undefined ? `>= ${a.show(a.min)}` : `<= ${a.show(a.max!)}`;
+      rows.push(
+        `| ${a.issue} | ${r.corpus} | ${r.engine} | ${r.provider} | ${a.what} | ${aim} | ${a.show(v)} | ${met ? 'met' : '**not met**'} |`,
+      );
+    }
+  }
+  if (!rows.length) return '';
+  return `## Aims of issues 14 and 15
+
+Every aim against every run it applies to (all items; issue 14's aims hold for any answer provider, issue
+15's for the local generative model).
+
+| issue | corpus | engine | provider | aim | target | measured | |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+`;
+}
+
 export function renderReport(results: RunResult[]): string {
   const corpora = [...new Set(results.map((r) => r.corpus))].sort();
   const sections = corpora.map((c) =>
@@ -289,6 +397,7 @@ Definitions:
   Numbers for all items are in-sample for the dev corpus (the extractive answerer's patterns and weights
   were developed on it); the held-out half and the similar corpus are the out-of-sample numbers.
 
+${aimsTable(results)}
 ${providerTable(results)}
 ${sections.join('\n')}`;
 }

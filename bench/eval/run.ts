@@ -6,7 +6,9 @@
  *   npm run eval -- --provider local-llm           (answers by the local GGUF model, LLM_MODEL_PATH)
  *   npm run eval -- --provider openai              (answers by OPENAI_BASE_URL / OPENAI_MODEL)
  * Options also come from EVAL_ENGINE, EVAL_CORPUS, EVAL_INDEXING, EVAL_PROVIDER (comma lists allowed
- * except for the provider); EVAL_WRITE=0 prints only; EVAL_VERBOSE=1 logs every item.
+ * except for the provider); EVAL_WRITE=0 prints only; EVAL_VERBOSE=1 logs every item;
+ * EVAL_EMBED_CACHE=<file> with --indexing direct keeps document embeddings by model and text, so the
+ * next engine or provider run seeds the same corpora without the embedder (minutes with MiniLM).
  * Every QA item goes through POST /ask as Server-Sent Events (time to the first delta and to done)
  * with its pastMessages, answered by the provider (`local`: extractive, the default). Answers of
  * the generative providers are cached per question (dist/rag-bench/eval-cache), so a stopped run
@@ -300,6 +302,7 @@ async function main() {
       indexing: o.indexing,
       corpora: o.corpora,
       env: providerEnv(o.provider),
+      embeddingCache: o.indexing === 'direct' ? process.env.EVAL_EMBED_CACHE : undefined,
     });
     try {
       const answering = h.app.api.app.get<Generator>(GENERATOR).provider;
