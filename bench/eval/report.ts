@@ -32,6 +32,8 @@ export interface RunResult {
   /** The answer model (local-llm: the GGUF file; openai: OPENAI_MODEL; local: `local`). */
   model?: string;
   indexing: string;
+  /** Set when only a sample of the items was asked (EVAL_SAMPLE): how many of how many. */
+  sampled?: string;
   embedder: string;
   date: string;
   indexSeconds: number;
@@ -123,6 +125,8 @@ function corpusSection(corpus: string, runs: RunResult[]): string {
     `| /ask latency p50 / p95 (ms, sequential) | | ${runs.map((r) => `${r.askP50Ms} / ${r.askP95Ms}`).join(' | ')} |`,
   );
   lines.push(`| answer model | | ${runs.map((r) => `\`${r.model ?? r.provider}\``).join(' | ')} |`);
+  if (runs.some((r) => r.sampled))
+    lines.push(`| items asked | | ${runs.map((r) => r.sampled ?? 'all').join(' | ')} |`);
   lines.push(`| indexing time (s, ${runs[0].indexing}) | | ${runs.map((r) => r.indexSeconds).join(' | ')} |`);
   lines.push(`| embedder | | ${runs.map((r) => `\`${r.embedder}\``).join(' | ')} |`);
   lines.push(`| run on | | ${runs.map((r) => r.date).join(' | ')} |`);
@@ -227,7 +231,7 @@ function providerTable(results: RunResult[]): string {
     )
     .map((r) => {
       const m = r.metrics;
-      return `| ${r.corpus} | ${r.engine} | ${r.provider} | \`${r.model ?? r.provider}\` | ${f2(m.answerHasPhrase)} | ${f2(
+      return `| ${r.corpus}${r.sampled ? ` (${r.sampled})` : ''} | ${r.engine} | ${r.provider} | \`${r.model ?? r.provider}\` | ${f2(m.answerHasPhrase)} | ${f2(
         m.citesPage,
       )} | ${f2(m.citationPrecisionPhrase)} | ${f2(m.unanswerableNoCitation)} | ${f2(m.answerableRefused)} | ${sec(
         r.ttftP50Ms,
@@ -339,7 +343,7 @@ function aimsTable(results: RunResult[]): string {
       const met = (a.min === undefined || v >= a.min) && (a.max === undefined || v <= a.max);
       const aim = a.min !== undefined ? `>= ${a.show(a.min)}` : `<= ${a.show(a.max!)}`;
       rows.push(
-        `| ${a.issue} | ${r.corpus} | ${r.engine} | ${r.provider} | ${a.what} | ${aim} | ${a.show(v)} | ${met ? 'met' : '**not met**'} |`,
+        `| ${a.issue} | ${r.corpus}${r.sampled ? ` (${r.sampled})` : ''} | ${r.engine} | ${r.provider} | ${a.what} | ${aim} | ${a.show(v)} | ${met ? 'met' : '**not met**'} |`,
       );
     }
   }
