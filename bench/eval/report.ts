@@ -373,10 +373,15 @@ export function renderReport(results: RunResult[]): string {
         ),
     ),
   );
+  const direct = results.some((r) => r.indexing === 'direct')
+    ? `\n**Runs marked \`direct\`** seeded each corpus through the SearchIndex port (same extraction, document context,
+chunking and embedder as the pipeline, without S3 and Temporal); with \`EVAL_EMBED_CACHE\` the document vectors of
+one run are reused by the next, so their indexing times measure the machine and the cache, not the pipeline.\n`
+    : '';
   return `# Evaluation: answers on the QA corpora
 
-Command: \`npm run eval\` (both corpora, both search engines; each corpus indexed through the indexing
-pipeline: S3 -> POST /index -> Temporal workflows). Options: \`--engine embedded|elasticsearch\`,
+Command: \`npm run eval\` (both corpora, both search engines; by default each corpus is indexed through the
+indexing pipeline: S3 -> POST /index -> Temporal workflows; each table names the indexing of its runs). Options: \`--engine embedded|elasticsearch\`,
 \`--corpus dev|similar\`, \`--indexing direct\` (or \`EVAL_ENGINE\`, \`EVAL_CORPUS\`, \`EVAL_INDEXING\`),
 \`EVAL_VERBOSE=1\`, \`EVAL_WRITE=0\`. Each run writes \`bench/eval/results/<corpus>.<engine>.<provider>.json\`
 (every item with its query, top 5, answer and citations); this page is rendered from those files.
@@ -386,7 +391,7 @@ Every item goes through \`POST /api/v1/document_proxy/ask\` (Server-Sent Events)
 search engine with the **local provider** (local rewriter and reranker, extractive answerer, the embedder named
 in each table) unless they name another answer provider (\`--provider local-llm|openai\`: the local GGUF model or
 an OpenAI-compatible server, with their own rewriter; [answer-providers.md](answer-providers.md)).
-
+${direct}
 Definitions:
 
 - *single-document items* have one gold file and page (\`page\` or one of \`alsoOnPages\`). Retrieval hit@5:
