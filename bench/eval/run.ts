@@ -11,7 +11,8 @@
  * next engine or provider run seeds the same corpora without the embedder (minutes with MiniLM);
  * EVAL_SAMPLE=<n> (or --sample n) asks only n items, taken round-robin over the item kinds in file
  * order, so a slow generative run stopped early still covers every kind (rerun with the number of
- * items answered: the answer cache replays them).
+ * items answered: the answer cache replays them); EVAL_STOP_AT=<ISO time> starts no item after that time
+ * and writes the items asked so far (a generative run on a loaded machine, bounded by a deadline).
  * Every QA item goes through POST /ask as Server-Sent Events (time to the first delta and to done)
  * with its pastMessages, answered by the provider (`local`: extractive, the default). Answers of
  * the generative providers are cached per question (dist/rag-bench/eval-cache), so a stopped run
@@ -202,7 +203,12 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
   // Tuning aid: EVAL_DUMP_INPUTS=<dir> keeps what every /ask call handed the generator.
   const dumped: Array<{ item: QaItem; input: GenerateInput | null }> = [];
   const qa = o.sample ? stratifiedSample(loadQa(corpus.dir), o.sample) : loadQa(corpus.dir);
+  const stopAt = process.env.EVAL_STOP_AT ? Date.parse(process.env.EVAL_STOP_AT) : Infinity;
   for (const [n, item] of qa.entries()) {
+    if (Date.now() >= stopAt) {
+      log(`${corpus.name}: EVAL_STOP_AT reached, ${n} of ${qa.length} items asked`);
+      break;
+    }
     for (const k of Object.keys(seen) as Array<keyof Observed>) delete seen[k];
     if (cache) cache.current = { hit: false };
     const res = await postSse(
