@@ -343,7 +343,7 @@ function aimsTable(results: RunResult[]): string {
       const met = (a.min === undefined || v >= a.min) && (a.max === undefined || v <= a.max);
       const aim = a.min !== undefined ? `>= ${a.show(a.min)}` : `<= ${a.show(a.max!)}`;
       rows.push(
-        `| ${a.issue} | ${r.corpus}${r.sampled ? ` (${r.sampled})` : ''} | ${r.engine} | ${r.provider} | ${a.what} | ${aim} | ${a.show(v)} | ${met ? 'met' : '**not met**'} |`,
+        `| ${a.issue} | ${r.corpus}${r.sampled ? ` (${r.sampled})` : ''} | ${r.engine} | ${r.provider} | ${a.what} | ${aim} | ${a.show(v)} | ${met ? 'met' : '**not met**'}${r.sampled ? ' (sample: not conclusive)' : ''} |`,
       );
     }
   }
