@@ -32,6 +32,8 @@ export interface RunResult {
   /** The answer model (local-llm: the GGUF file; openai: OPENAI_MODEL; local: `local`). */
   model?: string;
   indexing: string;
+  /** Set when only a sample of the items was asked (EVAL_SAMPLE): how many of how many. */
+  sampled?: string;
   embedder: string;
   date: string;
   indexSeconds: number;
@@ -123,6 +125,8 @@ function corpusSection(corpus: string, runs: RunResult[]): string {
     `| /ask latency p50 / p95 (ms, sequential) | | ${runs.map((r) => `${r.askP50Ms} / ${r.askP95Ms}`).join(' | ')} |`,
   );
   lines.push(`| answer model | | ${runs.map((r) => `\`${r.model ?? r.provider}\``).join(' | ')} |`);
+  if (runs.some((r) => r.sampled))
+    lines.push(`| items asked | | ${runs.map((r) => r.sampled ?? 'all').join(' | ')} |`);
   lines.push(`| indexing time (s, ${runs[0].indexing}) | | ${runs.map((r) => r.indexSeconds).join(' | ')} |`);
   lines.push(`| embedder | | ${runs.map((r) => `\`${r.embedder}\``).join(' | ')} |`);
   lines.push(`| run on | | ${runs.map((r) => r.date).join(' | ')} |`);
@@ -227,7 +231,7 @@ function providerTable(results: RunResult[]): string {
     )
     .map((r) => {
       const m = r.metrics;
-      return `| ${r.corpus} | ${r.engine} | ${r.provider} | \`${r.model ?? r.provider}\` | ${f2(m.answerHasPhrase)} | ${f2(
+      return `| ${r.corpus}${r.sampled ? ` (${r.sampled})` : ''} | ${r.engine} | ${r.provider} | \`${r.model ?? r.provider}\` | ${f2(m.answerHasPhrase)} | ${f2(
         m.citesPage,
       )} | ${f2(m.citationPrecisionPhrase)} | ${f2(m.unanswerableNoCitation)} | ${f2(m.answerableRefused)} | ${sec(
         r.ttftP50Ms,
@@ -247,6 +251,114 @@ ${rows.join('\n')}
 `;
 }
 
+/** An aim of the issues, checked on every run it applies to. */
+interface Aim {
+  issue: number;
+  corpus?: string;
+  /** Providers the aim is stated for (issue 14: any; issue 15: the local model). */
+  providers?: string[];
+  what: string;
+  min?: number;
+  max?: number;
+  value: (r: RunResult) => number | undefined;
+  show: (x: number) => string;
+}
+
+const AIM_LIST: Aim[] = [
+  {
+    issue: 14,
+    corpus: 'similar',
+    what: 'fact items cite the right report',
+    min: 0.97,
+    value: (r) => r.metrics.citesFile,
+    show: f2,
+  },
+  {
+    issue: 14,
+    corpus: 'similar',
+    what: 'fact items cite the right page',
+    min: 0.9,
+    value: (r) => r.metrics.citesPage,
+    show: f2,
+  },
+  {
+    issue: 14,
+    corpus: 'similar',
+    what: 'list/compare items found',
+    min: 0.7,
+    value: (r) => r.metrics.multiFound,
+    show: f2,
+  },
+  {
+    issue: 14,
+    corpus: 'dev',
+    what: 'questions cite the right page',
+    min: 0.85,
+    value: (r) => r.metrics.citesPage,
+    show: f2,
+  },
+  {
+    issue: 15,
+    providers: ['local-llm'],
+    what: 'answer contains the phrase',
+    min: 0.6,
+    value: (r) => r.metrics.answerHasPhrase,
+    show: f2,
+  },
+  {
+    issue: 15,
+    providers: ['local-llm'],
+    what: 'cites the right page',
+    min: 0.85,
+    value: (r) => r.metrics.citesPage,
+    show: f2,
+  },
+  {
+    issue: 15,
+    providers: ['local-llm'],
+    what: 'unanswerable declined',
+    min: 0.85,
+    value: (r) => r.metrics.unanswerableNoCitation,
+    show: f2,
+  },
+  {
+    issue: 15,
+    providers: ['local-llm'],
+    what: 'first delta p95',
+    max: 15_000,
+    value: (r) => r.ttftP95Ms,
+    show: (x) => sec(x),
+  },
+];
+
+/** Every aim against every run it applies to: the value and whether it is met. */
+function aimsTable(results: RunResult[]): string {
+  const rows: string[] = [];
+  for (const a of AIM_LIST) {
+    for (const r of results) {
+      if (a.corpus && r.corpus !== a.corpus) continue;
+      if (a.providers && !a.providers.includes(r.provider)) continue;
+      const v = a.value(r);
+      if (v === undefined || Number.isNaN(v)) continue;
+      const met = (a.min === undefined || v >= a.min) && (a.max === undefined || v <= a.max);
+      const aim = a.min !== undefined ? `>= ${a.show(a.min)}` : `<= ${a.show(a.max!)}`;
+      rows.push(
+        `| ${a.issue} | ${r.corpus}${r.sampled ? ` (${r.sampled})` : ''} | ${r.engine} | ${r.provider} | ${a.what} | ${aim} | ${a.show(v)} | ${met ? 'met' : '**not met**'}${r.sampled ? ' (sample: not conclusive)' : ''} |`,
+      );
+    }
+  }
+  if (!rows.length) return '';
+  return `## Aims of issues 14 and 15
+
+Every aim against every run it applies to (all items; issue 14's aims hold for any answer provider, issue
+15's for the local generative model).
+
+| issue | corpus | engine | provider | aim | target | measured | |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+`;
+}
+
 export function renderReport(results: RunResult[]): string {
   const corpora = [...new Set(results.map((r) => r.corpus))].sort();
   const sections = corpora.map((c) =>
@@ -261,10 +373,15 @@ export function renderReport(results: RunResult[]): string {
         ),
     ),
   );
+  const direct = results.some((r) => r.indexing === 'direct')
+    ? `\n**Runs marked \`direct\`** seeded each corpus through the SearchIndex port (same extraction, document context,
+chunking and embedder as the pipeline, without S3 and Temporal); with \`EVAL_EMBED_CACHE\` the document vectors of
+one run are reused by the next, so their indexing times measure the machine and the cache, not the pipeline.\n`
+    : '';
   return `# Evaluation: answers on the QA corpora
 
-Command: \`npm run eval\` (both corpora, both search engines; each corpus indexed through the indexing
-pipeline: S3 -> POST /index -> Temporal workflows). Options: \`--engine embedded|elasticsearch\`,
+Command: \`npm run eval\` (both corpora, both search engines; by default each corpus is indexed through the
+indexing pipeline: S3 -> POST /index -> Temporal workflows; each table names the indexing of its runs). Options: \`--engine embedded|elasticsearch\`,
 \`--corpus dev|similar\`, \`--indexing direct\` (or \`EVAL_ENGINE\`, \`EVAL_CORPUS\`, \`EVAL_INDEXING\`),
 \`EVAL_VERBOSE=1\`, \`EVAL_WRITE=0\`. Each run writes \`bench/eval/results/<corpus>.<engine>.<provider>.json\`
 (every item with its query, top 5, answer and citations); this page is rendered from those files.
@@ -274,7 +391,7 @@ Every item goes through \`POST /api/v1/document_proxy/ask\` (Server-Sent Events)
 search engine with the **local provider** (local rewriter and reranker, extractive answerer, the embedder named
 in each table) unless they name another answer provider (\`--provider local-llm|openai\`: the local GGUF model or
 an OpenAI-compatible server, with their own rewriter; [answer-providers.md](answer-providers.md)).
-
+${direct}
 Definitions:
 
 - *single-document items* have one gold file and page (\`page\` or one of \`alsoOnPages\`). Retrieval hit@5:
@@ -289,6 +406,7 @@ Definitions:
   Numbers for all items are in-sample for the dev corpus (the extractive answerer's patterns and weights
   were developed on it); the held-out half and the similar corpus are the out-of-sample numbers.
 
+${aimsTable(results)}
 ${providerTable(results)}
 ${sections.join('\n')}`;
 }

@@ -6,7 +6,13 @@
  *   npm run eval -- --provider local-llm           (answers by the local GGUF model, LLM_MODEL_PATH)
  *   npm run eval -- --provider openai              (answers by OPENAI_BASE_URL / OPENAI_MODEL)
  * Options also come from EVAL_ENGINE, EVAL_CORPUS, EVAL_INDEXING, EVAL_PROVIDER (comma lists allowed
- * except for the provider); EVAL_WRITE=0 prints only; EVAL_VERBOSE=1 logs every item.
+ * except for the provider); EVAL_WRITE=0 prints only; EVAL_VERBOSE=1 logs every item;
+ * EVAL_EMBED_CACHE=<file> with --indexing direct keeps document embeddings by model and text, so the
+ * next engine or provider run seeds the same corpora without the embedder (minutes with MiniLM);
+ * EVAL_SAMPLE=<n> (or --sample n) asks only n items, taken round-robin over the item kinds in file
+ * order, so a slow generative run stopped early still covers every kind (rerun with the number of
+ * items answered: the answer cache replays them); EVAL_STOP_AT=<ISO time> starts no item after that time
+ * and writes the items asked so far (a generative run on a loaded machine, bounded by a deadline).
  * Every QA item goes through POST /ask as Server-Sent Events (time to the first delta and to done)
  * with its pastMessages, answered by the provider (`local`: extractive, the default). Answers of
  * the generative providers are cached per question (dist/rag-bench/eval-cache), so a stopped run
@@ -51,7 +57,7 @@ import {
 import { aggregate } from './metrics';
 import { marginCurve, Replay } from './margin-curve';
 import { renderReport, RESULTS_DIR, RunResult, ItemRecord, readResults } from './report';
-import { PageRef, scoreItem } from './scoring';
+import { PageRef, scoreItem, stratifiedSample } from './scoring';
 
 export interface EvalOptions {
   engines: Engine[];
@@ -61,6 +67,8 @@ export interface EvalOptions {
   provider: EvalProvider;
   write: boolean;
   verbose: boolean;
+  /** Items asked per corpus, round-robin over kinds (undefined: every item, in file order). */
+  sample?: number;
 }
 
 /** `--name value` from the command line, else the environment variable, else the default. */
@@ -94,6 +102,7 @@ export function parseOptions(): EvalOptions {
     indexing: indexing[0],
     provider: list(option('provider', 'EVAL_PROVIDER', 'local'), PROVIDERS, 'provider')[0],
     write: process.env.EVAL_WRITE !== '0',
+    sample: option('sample', 'EVAL_SAMPLE', '') ? Number(option('sample', 'EVAL_SAMPLE', '')) : undefined,
     verbose: !!process.env.EVAL_VERBOSE,
   };
 }
@@ -193,8 +202,13 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
   const replays: Replay[] = [];
   // Tuning aid: EVAL_DUMP_INPUTS=<dir> keeps what every /ask call handed the generator.
   const dumped: Array<{ item: QaItem; input: GenerateInput | null }> = [];
-  const qa = loadQa(corpus.dir);
+  const qa = o.sample ? stratifiedSample(loadQa(corpus.dir), o.sample) : loadQa(corpus.dir);
+  const stopAt = process.env.EVAL_STOP_AT ? Date.parse(process.env.EVAL_STOP_AT) : Infinity;
   for (const [n, item] of qa.entries()) {
+    if (Date.now() >= stopAt) {
+      log(`${corpus.name}: EVAL_STOP_AT reached, ${n} of ${qa.length} items asked`);
+      break;
+    }
     for (const k of Object.keys(seen) as Array<keyof Observed>) delete seen[k];
     if (cache) cache.current = { hit: false };
     const res = await postSse(
@@ -267,6 +281,9 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
     provider: o.provider,
     model: o.provider === 'local-llm' ? path.basename(llmModelPath(h.app.cfg)) : generator.defaultModel,
     indexing: h.indexing,
+    ...(items.length < loadQa(corpus.dir).length
+      ? { sampled: `${items.length} of ${loadQa(corpus.dir).length} items` }
+      : {}),
     embedder: embedder.modelName,
     date: new Date().toISOString().slice(0, 10),
     indexSeconds: Math.round(h.indexSecondsOf[corpus.name]),
@@ -300,6 +317,7 @@ async function main() {
       indexing: o.indexing,
       corpora: o.corpora,
       env: providerEnv(o.provider),
+      embeddingCache: o.indexing === 'direct' ? process.env.EVAL_EMBED_CACHE : undefined,
     });
     try {
       const answering = h.app.api.app.get<Generator>(GENERATOR).provider;

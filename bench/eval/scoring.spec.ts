@@ -1,6 +1,6 @@
 import type { QaItem } from '../rag/qa';
 import { aggregate } from './metrics';
-import { isHeldOut, itemClass, scoreItem } from './scoring';
+import { isHeldOut, itemClass, scoreItem, stratifiedSample } from './scoring';
 
 const ref = (fileName: string, page: number) => ({ fileName, pageNumber: String(page) });
 const never = () => false;
@@ -74,5 +74,32 @@ describe('eval scoring', () => {
       citationPrecisionFile: 0.75,
       citationPrecisionPhrase: 0.5,
     });
+  });
+});
+
+describe('stratifiedSample', () => {
+  const item = (id: string, kind: string): QaItem => ({
+    id,
+    question: id,
+    answer: '',
+    kind,
+    fileName: 'a.pdf',
+    page: 1,
+  });
+  const items = [
+    item('f1', 'fact'),
+    item('f2', 'fact'),
+    item('f3', 'fact'),
+    item('c1', 'compare'),
+    item('u1', 'unanswerable'),
+    item('u2', 'unanswerable'),
+  ];
+
+  it('takes items round-robin over kinds, each kind in file order', () => {
+    expect(stratifiedSample(items, 4).map((i) => i.id)).toEqual(['f1', 'c1', 'u1', 'f2']);
+  });
+
+  it('keeps every item when n is the whole set, and never more', () => {
+    expect(stratifiedSample(items, 100).map((i) => i.id)).toEqual(['f1', 'c1', 'u1', 'f2', 'u2', 'f3']);
   });
 });

@@ -119,3 +119,15 @@ export function scoreItem(
       citations.every((c) => goldFiles.has(c.fileName)),
   };
 }
+
+/** The first n items taken round-robin over kinds (each kind in file order): every prefix mixes kinds. */
+export function stratifiedSample(items: QaItem[], n: number): QaItem[] {
+  const byKind = new Map<string, QaItem[]>();
+  for (const i of items) byKind.set(i.kind, [...(byKind.get(i.kind) ?? []), i]);
+  const queues = [...byKind.values()];
+  const out: QaItem[] = [];
+  while (out.length < Math.min(n, items.length)) {
+    for (const q of queues) if (q.length && out.length < n) out.push(q.shift()!);
+  }
+  return out;
+}

@@ -1,5 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import { docqaCacheDir } from '@docqa/common';
+import { chunkPages } from '@docqa/indexing/chunking/chunker';
+import { Embedder, LocalHashingEmbedder } from '@docqa/llm';
 
 /** A page-aware chunk before embedding. */
 export interface RawChunk {
@@ -10,36 +14,18 @@ export interface RawChunk {
   text: string;
 }
 
-/**
- * Page-aware chunking: words of one page are cut into windows of `size` words overlapping by
- * `overlap`; a chunk never spans two pages, so its page number is exact for citations.
- */
-export function chunkPages(
-  documentId: string,
-  fileName: string,
-  pages: string[],
-  size = 200,
-  overlap = 40,
-): RawChunk[] {
-  const out: RawChunk[] = [];
-  pages.forEach((page, p) => {
-    const words = page.split(/\s+/).filter(Boolean);
-    if (words.length === 0) return;
-    for (let start = 0; start < words.length; start += size - overlap) {
-      out.push({
-        documentId,
-        fileName,
-        pageNumber: String(p + 1),
-        chunkIndex: out.length,
-        text: words.slice(start, start + size).join(' '),
-      });
-      if (start + size >= words.length) break;
-    }
-  });
-  return out;
+/** Pages through the production chunker (libs/indexing: ~1,200 characters, 240 overlap, per page). */
+export function productionChunks(documentId: string, fileName: string, pages: string[]): RawChunk[] {
+  return chunkPages(pages.map((text, i) => ({ pageNumber: i + 1, text }))).map((c) => ({
+    documentId,
+    fileName,
+    pageNumber: String(c.pageNumber),
+    chunkIndex: c.chunkIndex,
+    text: c.text,
+  }));
 }
 
-/** Extracts every PDF of the dev corpus page by page with unpdf and chunks it. */
+/** Extracts every PDF of the dev corpus page by page with unpdf and chunks it like indexing does. */
 export async function loadDevCorpus(dir: string): Promise<RawChunk[]> {
   const { extractText, getDocumentProxy } = await import('unpdf');
   const files = fs
@@ -50,7 +36,7 @@ export async function loadDevCorpus(dir: string): Promise<RawChunk[]> {
   for (const f of files) {
     const pdf = await getDocumentProxy(new Uint8Array(fs.readFileSync(path.join(dir, f))));
     const { text } = await extractText(pdf, { mergePages: false });
-    chunks.push(...chunkPages(`dev-${f}`, f, text as string[]));
+    chunks.push(...productionChunks(`dev-${f}`, f, text as string[]));
   }
   return chunks;
 }
@@ -78,6 +64,16 @@ export interface SciFact {
   queries: Array<{ id: string; text: string }>;
   /** query id -> doc id -> relevance */
   qrels: Map<string, Map<string, number>>;
+}
+
+/** SciFact abstracts (title + text as one page) through the production chunker. */
+export function sciFactChunks(sci: SciFact): RawChunk[] {
+  return sci.docs.flatMap((d) => productionChunks(d.id, `${d.id}.txt`, [d.text]));
+}
+
+/** Ranked chunk hits -> ranked distinct documents (a document ranks where its best chunk does). */
+export function distinctDocuments(documentIds: string[], k: number): string[] {
+  return [...new Set(documentIds)].slice(0, k);
 }
 
 export function loadSciFact(dir: string): SciFact {
@@ -176,5 +172,42 @@ export function syntheticQueries(chunks: RawChunk[], n: number, seed = 7): strin
     const words = chunks[Math.floor(rnd() * chunks.length)].text.split(' ');
     const start = Math.floor(rnd() * Math.max(1, words.length - 3));
     return words.slice(start, start + 3).join(' ');
+  });
+}
+
+/**
+ * Document vectors, cached on disk per model and exact text list (BENCH_EMBED_CACHE, default
+ * ~/.cache/docqa/bench-embeddings): re-runs (another engine, a fusion change) skip re-embedding,
+ * which takes the local model minutes on 2 cores. The cache holds only what the model returned.
+ */
+export async function embedCached(e: Embedder, texts: string[]): Promise<number[][]> {
+  const dir = process.env.BENCH_EMBED_CACHE ?? path.join(docqaCacheDir(), 'bench-embeddings');
+  const key = createHash('sha256').update(JSON.stringify(texts)).digest('hex').slice(0, 32);
+  const file = path.join(dir, `${e.modelName}-${e.dimensions}-${key}.f32`);
+  const D = e.dimensions;
+  if (fs.existsSync(file)) {
+    const buf = fs.readFileSync(file);
+    const all = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
+    if (all.length === texts.length * D) {
+      console.error(`[bench] ${e.modelName}: ${texts.length} vectors from ${file}`);
+      return texts.map((_, i) => Array.from(all.subarray(i * D, (i + 1) * D)));
+    }
+  }
+  const vectors = await e.embedDocuments(texts);
+  if (!(e instanceof LocalHashingEmbedder)) {
+    fs.mkdirSync(dir, { recursive: true });
+    const all = new Float32Array(texts.length * D);
+    vectors.forEach((v, i) => all.set(v, i * D));
+    fs.writeFileSync(`${file}.tmp`, Buffer.from(all.buffer));
+    fs.renameSync(`${file}.tmp`, file);
+  }
+  return vectors;
+}
+
+/** The embedder seen through embedQuery (one text per call, as a question is embedded). */
+export function queryEmbedder(e: Embedder): Embedder {
+  return Object.assign(Object.create(e) as Embedder, {
+    modelName: `${e.modelName}-query`,
+    embedDocuments: (texts: string[]) => Promise.all(texts.map((t) => e.embedQuery(t))),
   });
 }

@@ -1,55 +1,74 @@
 /* Sweeps RRF weights/k offline on SciFact and the dev QA set (embedded engine), to pick the
- * vector-leg weight for an embedder: node dist/bench-build/bench/search/fusion-sweep.js */
+ * vector-leg weight for an embedder (production chunker):
+ *   node dist/bench-build/bench/search/fusion-sweep.js                 (MiniLM)
+ *   BENCH_EMBEDDER=hashing node dist/bench-build/bench/search/fusion-sweep.js */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LocalHashingEmbedder } from '@docqa/llm';
+import { defaultLocalModelDir, Embedder, LocalHashingEmbedder, OnnxEmbedder } from '@docqa/llm';
 import { EmbeddedSearchIndex, reciprocalRankFusion, SearchHit } from '@docqa/search';
-import { loadDevCorpus, loadQa, loadSciFact, ndcgAt } from './corpus';
+import {
+  distinctDocuments,
+  embedCached,
+  queryEmbedder,
+  loadDevCorpus,
+  loadQa,
+  loadSciFact,
+  ndcgAt,
+  RawChunk,
+  sciFactChunks,
+} from './corpus';
 
-const SHARED = process.env.BENCH_SHARED ?? '/work/shared';
-const embedder = new LocalHashingEmbedder();
+const SHARED = process.env.BENCH_SHARED ?? path.resolve(__dirname, '../../../../../shared');
 
 async function main() {
+  const embedder: Embedder =
+    process.env.BENCH_EMBEDDER === 'hashing'
+      ? new LocalHashingEmbedder()
+      : await OnnxEmbedder.load({ dir: process.env.LOCAL_EMBEDDER_MODEL_DIR ?? defaultLocalModelDir() });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-sweep-'));
   const index = new EmbeddedSearchIndex({ dir, space: embedder });
   const sci = loadSciFact(path.join(SHARED, 'benchmarks/scifact'));
   const dev = await loadDevCorpus(path.join(SHARED, 'corpus/dev'));
   const qa = loadQa(path.join(SHARED, 'corpus/dev/qa.jsonl'));
-  const rec = (
-    c: { documentId: string; fileName: string; pageNumber: string; chunkIndex: number; text: string },
-    ds: string,
-  ) => ({
-    ...c,
-    accountId: 'a',
-    docSetName: ds,
-    sourceType: 'S3',
-    sourceId: c.fileName,
-    embedding: embedder.embed(c.text),
-  });
-  await index.upsert(
-    sci.docs.map((d) =>
-      rec({ documentId: d.id, fileName: d.id, pageNumber: '1', chunkIndex: 0, text: d.text }, 'sci'),
-    ),
-  );
-  await index.upsert(dev.map((c) => rec(c, 'dev')));
-  await index.optimize();
-  const legs = async (ds: string, text: string) => {
-    const base = {
+  const recs = async (chunks: RawChunk[], ds: string) => {
+    const vectors = await embedCached(
+      embedder,
+      chunks.map((c) => c.text),
+    );
+    return chunks.map((c, i) => ({
+      ...c,
       accountId: 'a',
-      docSetNames: [ds],
-      text,
-      vector: embedder.embed(text),
-      limit: 50,
-      minimumSimilarityScore: 0,
-    };
+      docSetName: ds,
+      sourceType: 'S3',
+      sourceId: c.fileName,
+      embedding: vectors[i],
+    }));
+  };
+  await index.upsert(await recs(sciFactChunks(sci), 'sci'));
+  await index.upsert(await recs(dev, 'dev'));
+  await index.optimize();
+  const legs = async (ds: string, text: string, vector: number[]) => {
+    const base = { accountId: 'a', docSetNames: [ds], text, vector, limit: 50, minimumSimilarityScore: 0 };
     return [
       await index.search({ ...base, mode: 'bm25' }),
       await index.search({ ...base, mode: 'vector' }),
     ] as [SearchHit[], SearchHit[]];
   };
-  const sciLegs = await Promise.all(sci.queries.map((q) => legs('sci', q.text)));
-  const qaLegs = await Promise.all(qa.map((q) => legs('dev', q.question)));
+  const qe = queryEmbedder(embedder);
+  const sciVectors = await embedCached(
+    qe,
+    sci.queries.map((q) => q.text),
+  );
+  const qaVectors = await embedCached(
+    qe,
+    qa.map((q) => q.question),
+  );
+  // one query at a time: the engines' read deadlines are for a service, not a 600-query burst
+  const sciLegs: Array<[SearchHit[], SearchHit[]]> = [];
+  for (const [i, q] of sci.queries.entries()) sciLegs.push(await legs('sci', q.text, sciVectors[i]));
+  const qaLegs: Array<[SearchHit[], SearchHit[]]> = [];
+  for (const [i, q] of qa.entries()) qaLegs.push(await legs('dev', q.question, qaVectors[i]));
   for (const k of [20, 60]) {
     for (const w of [0, 0.2, 0.3, 0.4, 0.5, 0.7, 1]) {
       const fuse = (l: [SearchHit[], SearchHit[]]) =>
@@ -61,7 +80,10 @@ async function main() {
         (l, i) =>
           (nd += ndcgAt(
             10,
-            fuse(l).map((h) => h.chunk.documentId),
+            distinctDocuments(
+              fuse(l).map((h) => h.chunk.documentId),
+              10,
+            ),
             sci.qrels.get(sci.queries[i].id)!,
           )),
       );
@@ -82,6 +104,7 @@ async function main() {
     }
   }
   await index.close();
+  await embedder.close?.();
   fs.rmSync(dir, { recursive: true, force: true });
 }
 main().catch((e) => {
