@@ -1,0 +1,303 @@
+import { Client as TemporalClient, Connection } from '@temporalio/client';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FakeGraph, startFakeGraph } from '../support/fake-graph';
+import { createTestDatabase, infra, uniqueName } from '../support/infra';
+import { Product, registerAccount, startProduct } from '../support/product';
+import { fillLibrary } from './large-library';
+const { freePort } = require('../infra/util');
+
+const P = '/api/v1/document_proxy';
+
+/** Engines the product runs on in a benchmark. */
+export type BenchEngine = 'embedded' | 'elasticsearch';
+
+export interface LibraryBenchOptions {
+  files: number;
+  folders?: number;
+  /**
+   * `embedded`: the product's defaults as `npm start` runs them (PGlite, a Temporal dev server it
+   * spawns with its SQLite file in the data dir, the embedded search engine). `elasticsearch`: the
+   * production-like engines of test/infra (a Postgres server, the Temporal dev server,
+   * Elasticsearch 8.14).
+   */
+  engine: BenchEngine;
+  window: number;
+  childrenPerRun: number;
+  embedder: 'minilm' | 'hashing';
+  /** Stop indexing (cancel the run) after this long; what completed is reported. */
+  timeoutMs: number;
+  /** Cancel the run once listing and planning are done. */
+  listingOnly?: boolean;
+  log: (s: string) => void;
+}
+
+/** One RSS sample: seconds since the product was up, MiB of its node process and of its tree. */
+export type RssSample = [seconds: number, nodeMb: number, treeMb: number];
+
+export interface LibraryBenchResult {
+  engine: BenchEngine;
+  files: number;
+  folders: number;
+  window: number;
+  childrenPerRun: number;
+  embedder: string;
+  /** check-source: the connector pages through the whole library. */
+  listMs: number;
+  /** POST /index until every file is a PENDING document (the run listed and planned). */
+  listAndPlanMs: number | null;
+  /** POST /index until no run is open (null: stopped at the timeout or after planning). */
+  indexMs: number | null;
+  /** Documents COMPLETE when the measurement stopped, and the time it took. */
+  completed: number;
+  completedMs: number;
+  filesPerSec: number;
+  statusCounts: Record<string, number>;
+  distinctSourceIds: number;
+  runStatus: string;
+  runCounters: Record<string, number>;
+  /** Executions of the docset workflow chain (continue-as-new) and their largest history. */
+  runs: number;
+  maxHistoryLength: number;
+  maxHistoryBytes: number;
+  /** Largest history among a sample of per-document child workflows. */
+  maxChildHistoryLength: number;
+  peakNodeRssMb: number;
+  peakTreeRssMb: number;
+  /** Node process RSS: peak over the first and the last quarter of the indexing time (flat or growing). */
+  rssFirstQuarterMb: number;
+  rssLastQuarterMb: number;
+  /** Every 10 s: seconds since start, node MiB, tree MiB. */
+  rss: RssSample[];
+  loadAverage: { start: number[]; end: number[] };
+}
+
+function rssKb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The process and its descendants (PGlite runs in-process; the Temporal dev server is a child). */
+function treeRssKb(pid: number): number {
+  let total = rssKb(pid);
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const kids = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const kid of kids ? kids.split(/\s+/).map(Number) : []) total += treeRssKb(kid);
+    }
+  } catch {
+    // the process ended meanwhile
+  }
+  return total;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const mb = (kb: number) => Math.round(kb / 1024);
+
+/**
+ * Indexes a synthetic SharePoint library of `files` tiny text files with the product as a user runs
+ * it (`npm start` in a child process, MSAL and the Graph client against the local Graph stand-in)
+ * and measures listing, planning and indexing rates, Temporal history sizes and the RSS of the
+ * product over time.
+ */
+export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBenchResult> {
+  const log = o.log;
+  const folders = o.folders ?? Math.max(1, Math.ceil(o.files / 1000));
+  const graph: FakeGraph = await startFakeGraph({ pageSize: 999 });
+  fillLibrary(graph, o.files, folders);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docqa-bench-library-${o.engine}-`));
+  const i = infra();
+  const temporalPort = o.engine === 'embedded' ? ((await freePort()) as number) : undefined;
+  const env: Record<string, string | undefined> = {
+    DATA_DIR: dataDir,
+    LOG_FILE: path.join(dataDir, 'app.log'),
+    LOG_LEVEL: 'warn',
+    HTTPS_PORT: '0',
+    HTTP_PORT: '0',
+    METRICS_PORT: '0',
+    BIND_HOST: '127.0.0.1',
+    APP_SECRET: 'bench-secret-0123456789abcdef0123456789abcdef',
+    TEMPORAL_CLI_PATH: i.temporalCli,
+    GRAPH_BASE_URL: graph.graphBaseUrl,
+    MS_AUTHORITY_HOST: graph.authorityHost,
+    SOURCE_CA_FILE: graph.caFile,
+    INDEXING_CONCURRENCY: String(o.window),
+    INDEXING_CHILDREN_PER_RUN: String(o.childrenPerRun),
+    LOCAL_EMBEDDER: o.embedder,
+    ...(o.engine === 'embedded'
+      ? { TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()) }
+      : {
+          DATABASE_URL: await createTestDatabase(),
+          TEMPORAL_ADDRESS: i.temporalAddress,
+          TEMPORAL_TASK_QUEUE: uniqueName('bench-library'),
+          ELASTICSEARCH_URL: i.elasticsearchUrl,
+          SEARCH_INDEX_PREFIX: uniqueName('bench'),
+        }),
+  };
+  const loadStart = os.loadavg().map((x) => Math.round(x * 10) / 10);
+  let product: Product | undefined;
+  let temporal: Connection | undefined;
+  const samples: RssSample[] = [];
+  let sampler: NodeJS.Timeout | undefined;
+  try {
+    product = await startProduct(env);
+    const pid = product.child.pid!;
+    const up = Date.now();
+    sampler = setInterval(() => {
+      samples.push([Math.round((Date.now() - up) / 1000), mb(rssKb(pid)), mb(treeRssKb(pid))]);
+    }, 1000);
+    const c = product.client;
+    const token = await registerAccount(c, 'bench');
+    const credentials = {
+      tenantId: graph.app.tenantId,
+      clientId: graph.app.clientId,
+      clientSecret: graph.app.clientSecret,
+      siteId: graph.siteId,
+      driveId: graph.driveId,
+      folderPath: '/Library',
+    };
+    const docSetName = 'library';
+
+    let t0 = Date.now();
+    const check = await c.post(
+      `${P}/index/check-source`,
+      { docSetName, sourceType: 'SHAREPOINT', credentials },
+      { token },
+    );
+    if (check.status !== 200 || check.body.sourceFileCount !== o.files)
+      throw new Error(`check-source: ${check.status} ${check.text}`);
+    const listMs = Date.now() - t0;
+    log(`${o.engine}: listed ${o.files} files in ${folders} folders in ${listMs} ms`);
+
+    t0 = Date.now();
+    const started = await c.post(
+      `${P}/index`,
+      { docSetName, sourceType: 'SHAREPOINT', credentials },
+      { token },
+    );
+    if (started.status !== 202) throw new Error(`POST /index: ${started.status} ${started.text}`);
+    const startedAt = Date.now();
+    let listAndPlanMs: number | null = null;
+    let indexMs: number | null = null;
+    let lastLog = 0;
+    let cancelled = false;
+    let progress: Record<string, number | boolean> = {};
+    for (;;) {
+      const p = await c.get(`${P}/index/progress/${docSetName}`, { token }).catch(() => undefined);
+      if (p?.status === 200) {
+        progress = p.body;
+        const planned =
+          Number(progress.pendingCount) +
+          Number(progress.indexingCount) +
+          Number(progress.completedCount) +
+          Number(progress.errorCount);
+        if (listAndPlanMs === null && planned >= o.files) {
+          listAndPlanMs = Date.now() - t0;
+          log(`${o.engine}: listed and planned in ${listAndPlanMs} ms`);
+          if (o.listingOnly && !cancelled) {
+            cancelled = true;
+            await c.post(`${P}/index/cancel/${docSetName}`, {}, { token });
+          }
+        }
+        if (!progress.isIndexing) {
+          if (!cancelled) indexMs = Date.now() - t0;
+          break;
+        }
+      }
+      if (Date.now() - lastLog > 30_000) {
+        lastLog = Date.now();
+        const rss = samples.at(-1);
+        log(
+          `${o.engine}: ${Math.round((Date.now() - t0) / 1000)} s ${JSON.stringify(progress)} rss ${rss?.[1]}/${rss?.[2]} MB load ${os.loadavg()[0].toFixed(1)}`,
+        );
+      }
+      if (!cancelled && Date.now() - startedAt > o.timeoutMs) {
+        log(`${o.engine}: stopping at the ${o.timeoutMs} ms limit`);
+        cancelled = true;
+        await c.post(`${P}/index/cancel/${docSetName}`, {}, { token });
+      }
+      await sleep(2000);
+    }
+    const completedMs = indexMs ?? Date.now() - t0;
+    const summary = await c.get(`${P}/documents/indexing-summary`, { token });
+    const d = (summary.body.docSets as Array<Record<string, any>>).find((x) => x.docSetName === docSetName);
+    const completed = Number(d?.completedCount ?? 0);
+    log(`${o.engine}: ${completed} COMPLETE in ${completedMs} ms (${JSON.stringify(d?.lastRun?.counts)})`);
+
+    temporal = await Connection.connect({
+      address: o.engine === 'embedded' ? `127.0.0.1:${temporalPort}` : i.temporalAddress,
+    });
+    const tc = new TemporalClient({ connection: temporal });
+    let runs = 0;
+    let maxHistoryLength = 0;
+    let maxHistoryBytes = 0;
+    // One account per product (embedded) or per benchmark process (the test Temporal server).
+    for await (const w of tc.workflow.list({
+      query: `WorkflowType = 'indexDocsetWorkflow' AND DocqaDocSetName = '${docSetName}'`,
+    })) {
+      runs++;
+      maxHistoryLength = Math.max(maxHistoryLength, w.historyLength);
+      maxHistoryBytes = Math.max(maxHistoryBytes, w.historySize ?? 0);
+    }
+    let maxChildHistoryLength = 0;
+    let sampled = 0;
+    for await (const w of tc.workflow.list({
+      query: `WorkflowType = 'indexDocumentWorkflow' AND DocqaDocSetName = '${docSetName}'`,
+    })) {
+      maxChildHistoryLength = Math.max(maxChildHistoryLength, w.historyLength);
+      if (++sampled >= 200) break;
+    }
+    const end = samples.length ? samples.at(-1)![0] : 0;
+    const quarter = (from: number, to: number) =>
+      Math.max(0, ...samples.filter(([s]) => s >= from && s <= to).map(([, n]) => n));
+    const startS = Math.round((startedAt - up) / 1000);
+    const span = Math.max(1, end - startS);
+    return {
+      engine: o.engine,
+      files: o.files,
+      folders,
+      window: o.window,
+      childrenPerRun: o.childrenPerRun,
+      embedder: o.embedder,
+      listMs,
+      listAndPlanMs,
+      indexMs,
+      completed,
+      completedMs,
+      filesPerSec: Math.round((completed / completedMs) * 10_000) / 10,
+      statusCounts: {
+        PENDING: Number(d?.pendingCount ?? 0),
+        INDEXING: Number(d?.indexingCount ?? 0),
+        COMPLETE: completed,
+        ERROR: Number(d?.errorCount ?? 0),
+      },
+      distinctSourceIds: Number(d?.documentCount ?? 0),
+      runStatus: d?.lastRun?.status ?? 'unknown',
+      runCounters: d?.lastRun?.counts ?? {},
+      runs,
+      maxHistoryLength,
+      maxHistoryBytes,
+      maxChildHistoryLength,
+      peakNodeRssMb: Math.max(0, ...samples.map((s) => s[1])),
+      peakTreeRssMb: Math.max(0, ...samples.map((s) => s[2])),
+      rssFirstQuarterMb: quarter(startS, startS + span / 4),
+      rssLastQuarterMb: quarter(end - span / 4, end),
+      rss: samples.filter(([s]) => s % 10 === 0),
+      loadAverage: { start: loadStart, end: os.loadavg().map((x) => Math.round(x * 10) / 10) },
+    };
+  } finally {
+    clearInterval(sampler);
+    await temporal?.close().catch(() => undefined);
+    if (product) {
+      const stopped = await product.stop('SIGTERM', 60_000);
+      log(`${o.engine}: product stopped with code ${stopped.code} in ${stopped.ms} ms`);
+    }
+    await graph.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
