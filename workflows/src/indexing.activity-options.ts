@@ -79,7 +79,8 @@ export const INDEX_CHUNKS_ACTIVITY: ActivityOptions = {
 /**
  * A small document's whole pipeline (download, extract, chunk, embed, upsert, complete) in one
  * activity: extraction's limits (heartbeats while parsing, permanent document failures never
- * retried) and the chunk step's wait for an acknowledged cancellation.
+ * retried) and the chunk step's attempts (it writes to the engine) and wait for an acknowledged
+ * cancellation.
  */
 export const SMALL_DOCUMENT_ACTIVITY: ActivityOptions = {
   startToCloseTimeout: '15 minutes',
@@ -89,7 +90,7 @@ export const SMALL_DOCUMENT_ACTIVITY: ActivityOptions = {
     initialInterval: '2 seconds',
     backoffCoefficient: 2,
     maximumInterval: '1 minute',
-    maximumAttempts: 5,
+    maximumAttempts: 8,
     nonRetryableErrorTypes: [...REJECTED_DOCUMENT_FAILURES, ...PERMANENT],
   },
 };
