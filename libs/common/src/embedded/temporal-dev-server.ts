@@ -80,11 +80,6 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
   if (o.dbFile) {
     fs.mkdirSync(path.dirname(o.dbFile), { recursive: true });
     args.push('--db-filename', o.dbFile);
-    // Write-ahead log, synced at checkpoints instead of at every commit (issue 17): the default
-    // rollback journal fsyncs every history append, which bound indexing of small files. Still
-    // consistent after a crash of the process; an OS crash or power loss may lose the last
-    // moments of history, which the idempotent indexing steps redo.
-    args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
   }
   if (o.namespace && o.namespace !== 'default') args.push('--namespace', o.namespace);
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES))
