@@ -71,6 +71,15 @@ export interface LibraryBenchResult {
   /** Every 10 s: seconds since start, node MiB, tree MiB. */
   rss: RssSample[];
   loadAverage: { start: number[]; end: number[] };
+  /**
+   * CPU seconds the product's process tree spent from POST /index to the end of the measurement,
+   * by command (node: API + worker + PGlite + embedded engine; temporal: the dev server the
+   * embedded defaults spawn). Less sensitive than wall time to the other load on a shared machine.
+   * With Elasticsearch, Temporal, Postgres and Elasticsearch are test infrastructure, not counted.
+   */
+  cpuSeconds: Record<string, number>;
+  /** Milliseconds of product-tree CPU per COMPLETE document. */
+  cpuMsPerFile: number;
 }
 
 function rssKb(pid: number): number {
@@ -80,6 +89,37 @@ function rssKb(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of the process and of each descendant, by command name (node, temporal, ...). */
+function treeCpuSeconds(pid: number, out: Record<string, number> = {}): Record<string, number> {
+  let name = 'other';
+  try {
+    name = path.basename(fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim());
+  } catch {
+    return out;
+  }
+  out[name] = (out[name] ?? 0) + cpuSeconds(pid);
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const kids = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const kid of kids ? kids.split(/\s+/).map(Number) : []) treeCpuSeconds(kid, out);
+    }
+  } catch {
+    // the process ended meanwhile
+  }
+  return out;
 }
 
 /** The process and its descendants (PGlite runs in-process; the Temporal dev server is a child). */
@@ -175,6 +215,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
     log(`${o.engine}: listed ${o.files} files in ${folders} folders in ${listMs} ms`);
 
     t0 = Date.now();
+    const cpuAtStart = treeCpuSeconds(pid);
     const started = await c.post(
       `${P}/index`,
       { docSetName, sourceType: 'SHAREPOINT', credentials },
@@ -224,6 +265,10 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
       await sleep(2000);
     }
     const completedMs = indexMs ?? Date.now() - t0;
+    const cpuAtEnd = treeCpuSeconds(pid);
+    const cpuUsed = Object.fromEntries(
+      Object.entries(cpuAtEnd).map(([k, v]) => [k, Math.round((v - (cpuAtStart[k] ?? 0)) * 10) / 10]),
+    );
     const summary = await c.get(`${P}/documents/indexing-summary`, { token });
     const d = (summary.body.docSets as Array<Record<string, any>>).find((x) => x.docSetName === docSetName);
     const completed = Number(d?.completedCount ?? 0);
@@ -289,6 +334,10 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
       rssLastQuarterMb: quarter(end - span / 4, end),
       rss: samples.filter(([s]) => s % 10 === 0),
       loadAverage: { start: loadStart, end: os.loadavg().map((x) => Math.round(x * 10) / 10) },
+      cpuSeconds: cpuUsed,
+      cpuMsPerFile: completed
+        ? Math.round((Object.values(cpuUsed).reduce((a, b) => a + b, 0) * 1000) / completed)
+        : 0,
     };
   } finally {
     clearInterval(sampler);

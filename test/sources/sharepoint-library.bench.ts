@@ -20,7 +20,7 @@ const log = (s: string) => process.stderr.write(`[bench ${new Date().toISOString
 const row = (r: LibraryBenchResult) =>
   `| ${r.engine} | ${r.files} | ${Math.round((r.files / r.listMs) * 1000)} | ${r.listAndPlanMs === null ? '-' : `${Math.round(r.listAndPlanMs / 1000)} s`} | ` +
   `${r.completed} in ${Math.round(r.completedMs / 1000)} s: ${r.filesPerSec} | ${r.runs} | ${r.maxHistoryLength} | ${r.maxChildHistoryLength} | ` +
-  `${r.peakNodeRssMb} (${r.rssFirstQuarterMb} -> ${r.rssLastQuarterMb}) | ${r.peakTreeRssMb} | ${r.loadAverage.start[0]}-${r.loadAverage.end[0]} |`;
+  `${r.peakNodeRssMb} (${r.rssFirstQuarterMb} -> ${r.rssLastQuarterMb}) | ${r.peakTreeRssMb} | ${r.cpuMsPerFile} ${JSON.stringify(r.cpuSeconds)} | ${r.loadAverage.start[0]}-${r.loadAverage.end[0]} |`;
 
 it(`indexes a ${FILES}-file SharePoint library`, async () => {
   const results: LibraryBenchResult[] = [];
@@ -51,8 +51,8 @@ it(`indexes a ${FILES}-file SharePoint library`, async () => {
     log(`wrote ${OUT}`);
   }
   process.stdout.write(
-    `\n| engine | files | listing (files/s) | listed + planned | COMPLETE in s: files/s | runs | max run history | max child history | node RSS peak MB (first -> last quarter) | tree RSS peak MB | load |\n` +
-      `|---|---|---|---|---|---|---|---|---|---|---|\n` +
+    `\n| engine | files | listing (files/s) | listed + planned | COMPLETE in s: files/s | runs | max run history | max child history | node RSS peak MB (first -> last quarter) | tree RSS peak MB | CPU ms/file (s by process) | load |\n` +
+      `|---|---|---|---|---|---|---|---|---|---|---|---|\n` +
       results.map(row).join('\n') +
       '\n',
   );

@@ -3,11 +3,17 @@ import {
   ApplicationFailure,
   CancellationScope,
   isCancellation,
+  patched,
   proxyActivities,
   TimeoutFailure,
 } from '@temporalio/workflow';
 import type { DocumentIndexingActivities } from '@docqa/indexing/activities/document-indexing.activities';
-import { BOOKKEEPING_ACTIVITY, EXTRACT_ACTIVITY, INDEX_CHUNKS_ACTIVITY } from './indexing.activity-options';
+import {
+  BOOKKEEPING_ACTIVITY,
+  EXTRACT_ACTIVITY,
+  INDEX_CHUNKS_ACTIVITY,
+  SMALL_DOCUMENT_ACTIVITY,
+} from './indexing.activity-options';
 import {
   DOCUMENT_FAILED,
   IndexDocumentInput,
@@ -30,6 +36,19 @@ const { indexDocumentChunks } = proxyActivities<DocumentIndexingActivities>({
   summary: 'Chunk the pages, embed in batches, upsert into the search index',
 });
 
+const { indexSmallDocument } = proxyActivities<DocumentIndexingActivities>({
+  ...SMALL_DOCUMENT_ACTIVITY,
+  summary: 'Index in one step: mark INDEXING, download, extract, chunk, embed, upsert, COMPLETE',
+});
+
+/**
+ * Patch id of the small-document path (issue 17): executions started before it (extract, index
+ * chunks, finalise) replay on the old branch; new ones record the marker and start with
+ * indexSmallDocument. Remove the old branch (deprecatePatch, then the patch) once no execution
+ * of the old shape can still be open.
+ */
+export const SMALL_DOCUMENT_PATCH = 'index-small-document-in-one-step';
+
 const READABLE: ReadonlySet<string> = new Set([
   ...REJECTED_DOCUMENT_FAILURES,
   ...PERMANENT_SOURCE_FAILURES,
@@ -48,14 +67,27 @@ export function reasonOf(err: ActivityFailure): string {
 }
 
 /**
- * Indexes one document (workflow id `document-index/{documentId}`): extract (marks it INDEXING,
- * downloads, pages into Postgres), index chunks, finalise COMPLETE. A permanent or exhausted
+ * Indexes one document (workflow id `document-index/{documentId}`): a small document in one
+ * activity (indexSmallDocument: extract, chunk, embed, upsert, COMPLETE); a large one is extracted
+ * by that activity (marks it INDEXING, downloads, pages into Postgres), then its chunks are indexed
+ * (resumable) and it is finalised COMPLETE. A permanent or exhausted
  * failure first records the document ERROR with a readable reason, then fails the workflow with
  * that reason (type DocumentIndexingFailed); cancellation leaves the document CANCELLED,
  * re-runnable by the next run, and is rethrown.
  */
 export async function indexDocumentWorkflow(input: IndexDocumentInput): Promise<IndexDocumentResult> {
   try {
+    if (patched(SMALL_DOCUMENT_PATCH)) {
+      const r = await indexSmallDocument(input);
+      if (r.outcome === 'gone') return { status: 'SKIPPED' };
+      if (r.outcome === 'complete')
+        return { status: 'COMPLETE', pageCount: r.pageCount, chunkCount: r.chunkCount };
+      // A large document: its pages are saved; chunks in the resumable step, then the swap.
+      const indexed = await indexDocumentChunks(input);
+      if (!indexed) return { status: 'SKIPPED' };
+      await finaliseDocument({ ...input, status: 'COMPLETE', chunkCount: indexed.chunkCount });
+      return { status: 'COMPLETE', pageCount: r.pageCount, chunkCount: indexed.chunkCount };
+    }
     const extracted = await extractDocument(input);
     if (extracted.gone) return { status: 'SKIPPED' };
     let chunkCount = extracted.chunkCount;

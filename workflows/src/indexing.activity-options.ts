@@ -79,3 +79,22 @@ export const INDEX_CHUNKS_ACTIVITY: ActivityOptions = {
     nonRetryableErrorTypes: [...RUN_FAILURES],
   },
 };
+
+/**
+ * A small document's whole pipeline (download, extract, chunk, embed, upsert, complete) in one
+ * activity: extraction's limits (heartbeats while parsing, permanent document failures never
+ * retried) and the chunk step's attempts (it writes to the engine) and wait for an acknowledged
+ * cancellation.
+ */
+export const SMALL_DOCUMENT_ACTIVITY: ActivityOptions = {
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '20 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: {
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '1 minute',
+    maximumAttempts: 8,
+    nonRetryableErrorTypes: [...REJECTED_DOCUMENT_FAILURES, ...PERMANENT],
+  },
+};

@@ -358,7 +358,10 @@ export class ElasticsearchSearchIndex implements SearchIndex {
             concurrency: this.o.bulkConcurrency ?? 2,
             retries: 3,
             wait: 1000,
-            refreshOnCompletion: this.alias,
+            // Searchable when it returns, without a refresh per call (issue 17): each bulk request
+            // waits for the index's periodic refresh (refresh_interval 1s), which the concurrent
+            // writes of many documents share.
+            refresh: 'wait_for',
           },
           { signal },
         );

@@ -52,6 +52,12 @@ interface Row extends Record<string, unknown> {
   vector: number[];
 }
 
+/** Rows of one upsert call waiting to be written; `written` once a lock holder took them. */
+interface QueuedRows {
+  rows: Row[];
+  written?: Promise<void>;
+}
+
 const COLUMNS = [
   'id',
   'account_id',
@@ -156,6 +162,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private probeRow = false;
   private optimizeTimer?: NodeJS.Timeout;
   private closed = false;
+  /** Rows waiting for the write lock (groupWrite). */
+  private readonly upsertQueue: QueuedRows[] = [];
 
   constructor(private readonly o: EmbeddedSearchIndexOptions) {
     fs.mkdirSync(o.dir, { recursive: true });
@@ -325,28 +333,59 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const { valid, failures } = partitionChunks(chunks, this.o.space.dimensions, (c) =>
       chunkId(c.documentId, c.chunkIndex, c.generation),
     );
-    let indexed = 0;
     if (valid.length) {
-      await this.write(
-        `upsert of ${valid.length} chunks`,
-        async (t) => {
-          for (let i = 0; i < valid.length; i += WRITE_BATCH) {
-            const rows = valid.slice(i, i + WRITE_BATCH).map(toRow);
-            await t.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
-            indexed += rows.length;
-          }
-          if (!this.probeRow) {
-            await t.add([toRow(this.probeChunk())]);
-            this.probeRow = true;
-          }
-          if (!this.ftsReady) await this.createIndices(t);
-        },
-        o.signal,
-      );
+      await this.groupWrite(valid.map(toRow), o.signal);
       this.scheduleOptimize();
     }
-    if (failures.length) throw new PartialIndexingError(indexed, failures);
-    return { indexed };
+    if (failures.length) throw new PartialIndexingError(valid.length, failures);
+    return { indexed: valid.length };
+  }
+
+  /**
+   * Group commit (issue 17): rows wait in a queue, and whoever gets the write lock writes every
+   * queued row in one merge. Many documents indexed at once (a library of small files) then cost
+   * one engine write (one table version, one fragment) per lock turn instead of one each; a caller
+   * whose rows an earlier holder wrote gets that write's outcome. A caller cancelled while queued
+   * leaves the queue; rows already taken are written, and a later delete (under the same lock)
+   * comes after them.
+   */
+  private async groupWrite(rows: Row[], signal?: AbortSignal): Promise<void> {
+    const entry: QueuedRows = { rows };
+    this.upsertQueue.push(entry);
+    try {
+      await this.write(
+        `upsert of ${rows.length} chunks`,
+        async (t) => {
+          if (entry.written) return;
+          const taken = this.upsertQueue.splice(0);
+          // One merge may not name a row twice: the last write of an id wins, as in separate calls.
+          const byId = new Map<string, Row>();
+          for (const e of taken) for (const r of e.rows) byId.set(r.id, r);
+          const merged = [...byId.values()];
+          const written = (async () => {
+            for (let i = 0; i < merged.length; i += WRITE_BATCH)
+              await t
+                .mergeInsert('id')
+                .whenMatchedUpdateAll()
+                .whenNotMatchedInsertAll()
+                .execute(merged.slice(i, i + WRITE_BATCH));
+            if (!this.probeRow) {
+              await t.add([toRow(this.probeChunk())]);
+              this.probeRow = true;
+            }
+            if (!this.ftsReady) await this.createIndices(t);
+          })();
+          written.catch(noop);
+          for (const e of taken) e.written = written;
+          await written;
+        },
+        signal,
+      );
+      await entry.written;
+    } finally {
+      const at = this.upsertQueue.indexOf(entry);
+      if (at >= 0) this.upsertQueue.splice(at, 1);
+    }
   }
 
   deleteByDocument(accountId: string, documentId: string, o?: WriteOptions): Promise<number> {

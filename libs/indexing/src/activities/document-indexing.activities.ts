@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Context } from '@temporalio/activity';
-import { DocumentPipeline } from '../pipeline/document-pipeline';
+import { DocumentPipeline, SmallDocumentResult } from '../pipeline/document-pipeline';
 import { runActivity } from './failures';
 
 export interface DocumentRef {
@@ -12,9 +12,36 @@ export interface DocumentRef {
  * Per-document activities of indexDocumentWorkflow. Each makes one call into DocumentPipeline.
  * Pages and chunks travel through Postgres and the search index, never through payloads.
  */
+/**
+ * Chunks a document may have to be indexed by indexSmallDocument in one step: one embedder call
+ * (EMBED_BATCH) and one search write. Larger documents continue with the separate, resumable steps.
+ */
+export const SMALL_DOCUMENT_MAX_CHUNKS = 96;
+
 @Injectable()
 export class DocumentIndexingActivities {
   constructor(private readonly pipeline: DocumentPipeline) {}
+
+  /**
+   * A small document's whole pipeline in one activity (issue 17): marks it INDEXING, downloads,
+   * extracts, chunks, embeds, upserts and records it COMPLETE (`complete`). A document of more
+   * than SMALL_DOCUMENT_MAX_CHUNKS chunks stops once its pages are saved (`large`): the workflow
+   * then runs indexDocumentChunks and finaliseDocument. `gone`: removed, or no longer this run's.
+   * Heartbeats while it downloads, parses and waits on the embedder and the search engine (each
+   * bounded by a deadline); cancellation aborts them, and a retry starts over (every write is
+   * idempotent).
+   */
+  async indexSmallDocument(input: DocumentRef): Promise<SmallDocumentResult> {
+    return runActivity(async ({ signal, progress, waiting }) =>
+      waiting(
+        this.pipeline.indexSmall(input.documentId, input.runId, {
+          maxChunks: SMALL_DOCUMENT_MAX_CHUNKS,
+          onProgress: (next) => progress(next),
+          signal,
+        }),
+      ),
+    );
+  }
 
   /**
    * Marks the document INDEXING, downloads it and extracts its pages into document_pages
@@ -65,10 +92,10 @@ export class DocumentIndexingActivities {
   ): Promise<void> {
     // No heartbeat while it runs: a step stuck here (its chunk delete waiting on a wedged engine)
     // is cancelled by the SDK when its heartbeat timeout elapses, and stops.
-    return runActivity(({ signal }) =>
-      input.status === 'COMPLETE'
-        ? this.pipeline.complete(input.documentId, input.runId, input.chunkCount)
-        : this.pipeline.fail(input.documentId, input.runId, input.status, input.reason, signal),
-    );
+    return runActivity(async ({ signal }) => {
+      if (input.status === 'COMPLETE')
+        await this.pipeline.complete(input.documentId, input.runId, input.chunkCount);
+      else await this.pipeline.fail(input.documentId, input.runId, input.status, input.reason, signal);
+    });
   }
 }

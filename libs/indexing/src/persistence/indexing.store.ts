@@ -313,11 +313,16 @@ export class IndexingStore {
     return rows[0] ?? null;
   }
 
-  /** Replaces the document's pages and records what extraction learnt, in one transaction. */
+  /**
+   * Replaces the document's pages and records what extraction learnt, in one transaction; with
+   * `chunks`, also the chunk count and generation about to be written (setChunkCount, in the same
+   * round trip: the small-document path).
+   */
   async savePages(
     documentId: string,
     pages: string[],
     meta: { contentHash: string; summary: string | null; sizeBytes: number; title?: string | null },
+    chunks?: { count: number; generation: number },
   ): Promise<void> {
     await this.ds.transaction(async (m) => {
       await m.query(`DELETE FROM document_pages WHERE document_id = $1`, [documentId]);
@@ -341,6 +346,11 @@ export class IndexingStore {
           meta.title ? stripNul(meta.title).slice(0, 1000) : null,
         ],
       );
+      if (chunks)
+        await m.query(
+          `UPDATE documents SET chunk_count = $2, chunk_generation = $3, updated_at = now() WHERE id = $1`,
+          [documentId, chunks.count, chunks.generation],
+        );
     });
   }
 
@@ -558,6 +568,6 @@ export class IndexingStore {
 }
 
 /** Postgres text cannot hold NUL characters (some PDFs produce them). */
-function stripNul(s: string): string {
+export function stripNul(s: string): string {
   return s.includes('\u0000') ? s.split('\u0000').join('') : s;
 }

@@ -6,7 +6,7 @@ import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { DocumentChunk, contextFields, prepareDocument } from '../chunking/document-chunks';
 import type { DocumentContext } from '../chunking/document-context';
 import { DocumentExtractor } from '../extraction/extractor';
-import { DocumentRow, IndexingStore } from '../persistence/indexing.store';
+import { DocumentRow, IndexingStore, stripNul } from '../persistence/indexing.store';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
 import { RunGoneError } from './pipeline-errors';
 import { RunCredentials } from './run-credentials';
@@ -25,6 +25,12 @@ export interface ExtractResult {
   /** The kept chunk count when unchanged. */
   chunkCount?: number;
 }
+
+/** What the small-document step did (see DocumentPipeline.indexSmall). */
+export type SmallDocumentResult =
+  | { outcome: 'gone' }
+  | { outcome: 'complete'; pageCount: number; chunkCount: number }
+  | { outcome: 'large'; pageCount: number };
 
 export interface IndexChunksOptions {
   /** First chunk to write (a retried attempt resumes where the last heartbeat said). */
@@ -84,8 +90,83 @@ export class DocumentPipeline {
    * its pages into Postgres and stores the summary. Stops between steps once `signal` aborts.
    */
   async extract(documentId: string, runId: string, signal?: AbortSignal): Promise<ExtractResult> {
+    const r = await this.read(documentId, runId, signal);
+    if (r.kind !== 'extracted') return r.result;
+    await this.store.savePages(documentId, r.pages, r.meta);
+    return { gone: false, pageCount: r.pages.length, unchanged: false };
+  }
+
+  /**
+   * The whole pipeline of a small document in one step (one activity, issue 17): mark INDEXING,
+   * download, extract, chunk, embed, upsert and complete, with the pages and the chunk count saved
+   * in one transaction and no page read back. A document of more than `maxChunks` chunks stops
+   * after its pages are saved (`large`): the caller indexes its chunks and completes it in the
+   * separate, resumable steps. Idempotent like the separate steps, so a retry starts over safely.
+   */
+  async indexSmall(
+    documentId: string,
+    runId: string,
+    o: { maxChunks: number; signal?: AbortSignal; onProgress?: (nextChunk: number) => void },
+  ): Promise<SmallDocumentResult> {
+    const signal = o.signal;
+    const r = await this.read(documentId, runId, signal);
+    if (r.kind !== 'extracted') {
+      if (r.result.gone) return this.completedEarlier(documentId, runId);
+      const chunkCount = r.result.chunkCount ?? 0;
+      // Same bytes as the served version: nothing to embed, only the status to record.
+      if (!(await this.complete(documentId, runId, chunkCount))) return { outcome: 'gone' };
+      return { outcome: 'complete', pageCount: r.result.pageCount, chunkCount };
+    }
+    const { doc, pages, meta } = r;
+    const { context, chunks } = prepareDocument({
+      fileName: doc.fileName,
+      title: meta.title ? stripNul(meta.title).slice(0, 1000) : null,
+      pages: pages.map((text, i) => ({ pageNumber: i + 1, text: stripNul(text) })),
+    });
+    if (chunks.length > o.maxChunks) {
+      await this.store.savePages(documentId, pages, meta);
+      return { outcome: 'large', pageCount: pages.length };
+    }
+    const generation = doc.servedGeneration === null ? 0 : doc.servedGeneration + 1;
+    await this.dropUnservedChunks(doc, signal);
+    await this.store.savePages(documentId, pages, meta, { count: chunks.length, generation });
+    const written = await this.writeChunks(doc, runId, context, chunks, generation, 0, o);
+    if (!written) return { outcome: 'gone' };
+    // `doc` is the row read before the write: the generation written is always a new one
+    if (!(await this.swapAndComplete(doc, runId, chunks.length, true))) return { outcome: 'gone' };
+    return { outcome: 'complete', pageCount: pages.length, chunkCount: chunks.length };
+  }
+
+  /**
+   * A retried attempt of a step whose earlier attempt completed the document (its result was lost
+   * with the worker): report it complete rather than skipped.
+   */
+  private async completedEarlier(documentId: string, runId: string): Promise<SmallDocumentResult> {
+    const doc = await this.store.getDocument(documentId);
+    if (doc?.lastRunId === runId && doc.status === 'COMPLETE' && doc.chunkCount !== null)
+      return { outcome: 'complete', pageCount: doc.pageCount ?? 0, chunkCount: doc.chunkCount };
+    return { outcome: 'gone' };
+  }
+
+  /**
+   * Begin, download and extract, in memory: `extracted` with the pages to save, or the result of
+   * a document that was removed (`gone`) or whose bytes did not change (`unchanged`).
+   */
+  private async read(
+    documentId: string,
+    runId: string,
+    signal?: AbortSignal,
+  ): Promise<
+    | { kind: 'done'; result: ExtractResult }
+    | {
+        kind: 'extracted';
+        doc: DocumentRow;
+        pages: string[];
+        meta: { contentHash: string; summary: string | null; sizeBytes: number; title: string | null };
+      }
+  > {
     const doc = await this.store.beginDocument(documentId, runId);
-    if (!doc) return { gone: true, pageCount: 0, unchanged: false };
+    if (!doc) return { kind: 'done', result: { gone: true, pageCount: 0, unchanged: false } };
     const run = await this.store.getRun(runId);
     if (!run) throw new RunGoneError('The run of this document no longer exists');
     const { connector, credentials } = this.credentials.resolve(run);
@@ -106,13 +187,20 @@ export class DocumentPipeline {
       doc.pageCount !== null &&
       (await this.store.pageCountStored(documentId)) === doc.pageCount
     ) {
-      return { gone: false, pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount };
+      return {
+        kind: 'done',
+        result: { gone: false, pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount },
+      };
     }
     const { pages, title } = await this.extractor.extractDocument(doc.fileType, data, signal);
     signal?.throwIfAborted();
     const summary = this.summarizer.summarize(pages, run.summaryModel ?? LOCAL_SUMMARY_MODEL);
-    await this.store.savePages(documentId, pages, { contentHash, summary, sizeBytes: data.length, title });
-    return { gone: false, pageCount: pages.length, unchanged: false };
+    return {
+      kind: 'extracted',
+      doc,
+      pages,
+      meta: { contentHash, summary, sizeBytes: data.length, title: title ?? null },
+    };
   }
 
   /**
@@ -132,20 +220,38 @@ export class DocumentPipeline {
   ): Promise<{ chunkCount: number } | null> {
     const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return null;
-    const accountId = String(doc.accountId);
     const { context, chunks } = prepareDocument({
       fileName: doc.fileName,
       title: doc.title,
       pages: await this.store.loadPages(documentId),
     });
     const generation = doc.servedGeneration === null ? 0 : doc.servedGeneration + 1;
-    let next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
-    const signal = o.signal;
-    if (next === 0) await this.dropUnservedChunks(doc, signal);
+    const next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
+    if (next === 0) await this.dropUnservedChunks(doc, o.signal);
     if (doc.chunkCount !== chunks.length || doc.chunkGeneration !== generation)
       await this.store.setChunkCount(documentId, chunks.length, generation);
+    if (!(await this.writeChunks(doc, runId, context, chunks, generation, next, o))) return null;
+    return { chunkCount: chunks.length };
+  }
+
+  /**
+   * Embeds and upserts chunks `from`.. of `generation` in batches, calling onProgress with the next
+   * chunk after each embedding batch and write. False, with nothing unfinished left behind, when
+   * the document stopped being this run's INDEXING document meanwhile (deleted, or its run closed).
+   */
+  private async writeChunks(
+    doc: DocumentRow,
+    runId: string,
+    context: DocumentContext,
+    chunks: DocumentChunk[],
+    generation: number,
+    from: number,
+    o: IndexChunksOptions,
+  ): Promise<boolean> {
+    const signal = o.signal;
+    let next = from;
     while (next < chunks.length) {
-      o.signal?.throwIfAborted();
+      signal?.throwIfAborted();
       const batch = chunks.slice(next, next + UPSERT_BATCH);
       const vectors: number[][] = [];
       for (let i = 0; i < batch.length; i += EMBED_BATCH) {
@@ -156,17 +262,17 @@ export class DocumentPipeline {
       }
       await this.search.upsert(chunkRecords(doc, context, batch, vectors, generation), { signal });
       next += batch.length;
-      if (!(await this.store.isIndexing(documentId, runId))) {
-        const now = await this.store.getDocument(documentId);
+      if (!(await this.store.isIndexing(doc.id, runId))) {
+        const now = await this.store.getDocument(doc.id);
         if (now) {
           await this.dropUnservedChunks(now, signal);
-          await this.store.clearChunkCount(documentId);
-        } else await this.search.deleteByDocument(accountId, documentId, { signal }); // removed meanwhile
-        return null;
+          await this.store.clearChunkCount(doc.id);
+        } else await this.search.deleteByDocument(String(doc.accountId), doc.id, { signal }); // removed meanwhile
+        return false;
       }
       o.onProgress?.(next);
     }
-    return { chunkCount: chunks.length };
+    return true;
   }
 
   /**
@@ -174,22 +280,38 @@ export class DocumentPipeline {
    * recorded COMPLETE with the new generation served. Retried safely (the delete is idempotent and
    * the update only applies to this run's INDEXING document).
    */
-  async complete(documentId: string, runId: string, chunkCount: number): Promise<void> {
+  async complete(documentId: string, runId: string, chunkCount: number): Promise<boolean> {
     const doc = await this.store.getDocument(documentId);
-    if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return;
-    if (
-      doc.servedGeneration !== null &&
-      doc.servedChunkCount !== null &&
-      doc.servedGeneration !== doc.chunkGeneration
-    )
+    if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return false;
+    // the row read after the write: a generation other than the served one was written
+    return this.swapAndComplete(doc, runId, chunkCount, doc.servedGeneration !== doc.chunkGeneration);
+  }
+
+  /**
+   * Deletes the served generation when `retireServed` (a newer one was written), then records
+   * COMPLETE. False when the document is no longer this run's INDEXING document.
+   */
+  private async swapAndComplete(
+    doc: DocumentRow,
+    runId: string,
+    chunkCount: number,
+    retireServed: boolean,
+  ): Promise<boolean> {
+    if (retireServed && doc.servedGeneration !== null && doc.servedChunkCount !== null)
       await this.search.deleteChunks(
         String(doc.accountId),
-        documentId,
+        doc.id,
         doc.servedGeneration,
         doc.servedChunkCount,
       );
-    if (await this.store.completeDocument(documentId, runId, chunkCount, embeddingSpaceKey(this.embedder)))
-      docqaMetrics.documentsIndexed.inc({ status: 'COMPLETE' });
+    const done = await this.store.completeDocument(
+      doc.id,
+      runId,
+      chunkCount,
+      embeddingSpaceKey(this.embedder),
+    );
+    if (done) docqaMetrics.documentsIndexed.inc({ status: 'COMPLETE' });
+    return done;
   }
 
   /**
