@@ -2,7 +2,7 @@ import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { WORKFLOWS_PATH } from './temporal-worker.service';
+import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from './temporal-worker.service';
 
 const HISTORIES = path.resolve(__dirname, '../../../test/fixtures/workflow-histories');
 type History = temporal.api.history.v1.IHistory;
@@ -20,7 +20,14 @@ const quietLogger = { trace: noop, debug: noop, info: noop, warn: noop, error: n
  */
 describe('workflow replay', () => {
   const replay = (h: History) =>
-    Worker.runReplayHistory({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger } as never, h);
+    Worker.runReplayHistory(
+      {
+        workflowsPath: WORKFLOWS_PATH,
+        bundlerOptions: WORKFLOW_BUNDLER_OPTIONS,
+        logger: quietLogger,
+      } as never,
+      h,
+    );
 
   it('replays a document indexed in three steps before the small-document path (issue 17)', async () => {
     const h = history('index-document-three-steps.binpb');
