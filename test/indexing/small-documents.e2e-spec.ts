@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { documentWorkflowId } from '@docqa/workflows/indexing.contract';
+import { documentWorkflowId } from '@docqa/workflow-contract';
 import type { TestApp } from '../support/app';
 import { FakeGraph, startFakeGraph } from '../support/fake-graph';
 import {
