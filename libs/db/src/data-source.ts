@@ -6,6 +6,8 @@ export interface DbOptions {
   url: string;
   /** The embedded launcher sets 1: PGlite is a single session. */
   poolSize: number;
+  /** Longest wait for a connection from the pool (DATABASE_POOL_WAIT_MS); 5 s when unset. */
+  poolWaitMs?: number;
 }
 
 export function dataSourceOptions(o: DbOptions): DataSourceOptions {
@@ -20,7 +22,9 @@ export function dataSourceOptions(o: DbOptions): DataSourceOptions {
     logging: false,
     extra: {
       max: o.poolSize,
-      connectionTimeoutMillis: 5000,
+      // A bounded wait: a saturated pool or an unreachable server fails (503 at the API, a
+      // retryable step in the worker) rather than hanging the caller.
+      connectionTimeoutMillis: o.poolWaitMs ?? 5000,
       // Keep a bad query from pinning a connection forever.
       statement_timeout: 60000,
     },

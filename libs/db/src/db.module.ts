@@ -15,7 +15,11 @@ import { dataSourceOptions } from './data-source';
         if (!cfg.databaseUrl)
           throw new Error('DATABASE_URL is not set and the embedded database was not started');
         return {
-          ...dataSourceOptions({ url: cfg.databaseUrl, poolSize: cfg.databasePoolSize }),
+          ...dataSourceOptions({
+            url: cfg.databaseUrl,
+            poolSize: cfg.databasePoolSize,
+            poolWaitMs: cfg.databasePoolWaitMs,
+          }),
           migrationsRun: true,
           retryAttempts: 3,
           retryDelay: 1000,

@@ -31,6 +31,7 @@ export interface AppConfig {
   appSecret?: string;
   databaseUrl?: string;
   databasePoolSize: number;
+  databasePoolWaitMs: number;
   temporalAddress?: string;
   temporalNamespace: string;
   temporalCliPath?: string;

@@ -99,6 +99,13 @@ export const CONFIG_VARIABLES = [
     description: 'Maximum connections per process (the embedded PGlite uses 1).',
   },
   {
+    name: 'DATABASE_POOL_WAIT_MS',
+    kind: 'int',
+    default: '20000',
+    description:
+      'Longest wait for a free pool connection (or a new connection to open). Past it the request answers 503 DEPENDENCY_UNAVAILABLE and an indexing step fails as retryable. Long enough that a burst of indexing steps on a busy host queues instead of failing.',
+  },
+  {
     name: 'TEMPORAL_ADDRESS',
     kind: 'string',
     description:
