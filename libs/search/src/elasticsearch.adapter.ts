@@ -23,7 +23,7 @@ import {
   chunkId,
   ChunkRecord,
   DEFAULT_SEARCH_DEADLINES,
-  generationChunkIds,
+  deleteGenerationInBatches,
   EngineHealth,
   ProbeStatus,
   SearchDeadlines,
@@ -53,9 +53,6 @@ export interface ElasticsearchSearchIndexOptions {
 
 /** Stored document: the chunk without nothing renamed, so _source maps 1:1 to the domain type. */
 type ChunkDoc = Omit<ChunkRecord, 'embedding' | 'generation'> & { embedding?: number[] };
-
-/** Chunk ids per delete request. */
-const DELETE_BATCH = 1000;
 
 const SOURCE_FIELDS = [
   'accountId',
@@ -391,16 +388,9 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     chunkCount: number,
     o?: WriteOptions,
   ): Promise<number> {
-    const ids = generationChunkIds(documentId, generation, chunkCount);
-    let deleted = 0;
-    for (let i = 0; i < ids.length; i += DELETE_BATCH) {
-      deleted += await this.deleteWhere(
-        accountId,
-        [{ term: { documentId } }, { ids: { values: ids.slice(i, i + DELETE_BATCH) } }],
-        o,
-      );
-    }
-    return deleted;
+    return deleteGenerationInBatches(documentId, generation, chunkCount, (ids) =>
+      this.deleteWhere(accountId, [{ term: { documentId } }, { ids: { values: ids } }], o),
+    );
   }
 
   deleteByDocSet(accountId: string, docSetName: string, o?: WriteOptions): Promise<number> {

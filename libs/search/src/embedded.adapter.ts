@@ -11,7 +11,7 @@ import {
   chunkId,
   ChunkRecord,
   DEFAULT_SEARCH_DEADLINES,
-  generationChunkIds,
+  deleteGenerationInBatches,
   EngineHealth,
   ProbeStatus,
   SearchDeadlines,
@@ -83,9 +83,6 @@ const LANCE_RUNTIME = configureLanceRuntime();
 
 /** Rows per merge-insert call: bounds memory of one write. */
 const WRITE_BATCH = 5000;
-/** Chunk ids per delete filter. */
-const DELETE_BATCH = 1000;
-
 function schema(dimensions: number): Schema {
   const s = (name: string) => new Field(name, new Utf8(), false);
   return new Schema([
@@ -399,20 +396,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
     chunkCount: number,
     o?: WriteOptions,
   ): Promise<number> {
-    const ids = generationChunkIds(documentId, generation, chunkCount);
-    let deleted = 0;
-    for (let i = 0; i < ids.length; i += DELETE_BATCH) {
-      const list = ids
-        .slice(i, i + DELETE_BATCH)
-        .map(sqlString)
-        .join(', ');
-      deleted += await this.deleteWhere(
+    return deleteGenerationInBatches(documentId, generation, chunkCount, (ids) =>
+      this.deleteWhere(
         accountId,
-        `document_id = ${sqlString(documentId)} AND id IN (${list})`,
+        `document_id = ${sqlString(documentId)} AND id IN (${ids.map(sqlString).join(', ')})`,
         o,
-      );
-    }
-    return deleted;
+      ),
+    );
   }
 
   deleteByDocSet(accountId: string, docSetName: string, o?: WriteOptions): Promise<number> {

@@ -156,6 +156,26 @@ export function generationChunkIds(documentId: string, generation: number, chunk
   return Array.from({ length: chunkCount }, (_, i) => chunkId(documentId, i, generation));
 }
 
+/** Chunk ids per delete request: bounds the request body (ES ids query, LanceDB predicate). */
+export const CHUNK_DELETE_BATCH = 1000;
+
+/**
+ * deleteChunks of both engines: the ids of one generation, deleted in batches of
+ * CHUNK_DELETE_BATCH by the engine's `deleteIds`; resolves to the number deleted.
+ */
+export async function deleteGenerationInBatches(
+  documentId: string,
+  generation: number,
+  chunkCount: number,
+  deleteIds: (ids: string[]) => Promise<number>,
+): Promise<number> {
+  const ids = generationChunkIds(documentId, generation, chunkCount);
+  let deleted = 0;
+  for (let i = 0; i < ids.length; i += CHUNK_DELETE_BATCH)
+    deleted += await deleteIds(ids.slice(i, i + CHUNK_DELETE_BATCH));
+  return deleted;
+}
+
 export interface SearchIndex {
   readonly engine: SearchEngineName;
   /**
