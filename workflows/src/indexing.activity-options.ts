@@ -87,14 +87,6 @@ export const INDEX_CHUNKS_ACTIVITY: ActivityOptions = {
  * cancellation.
  */
 export const SMALL_DOCUMENT_ACTIVITY: ActivityOptions = {
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '20 seconds',
-  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-  retry: {
-    initialInterval: '2 seconds',
-    backoffCoefficient: 2,
-    maximumInterval: '1 minute',
-    maximumAttempts: 8,
-    nonRetryableErrorTypes: [...REJECTED_DOCUMENT_FAILURES, ...PERMANENT],
-  },
+  ...EXTRACT_ACTIVITY,
+  retry: { ...EXTRACT_ACTIVITY.retry, maximumAttempts: INDEX_CHUNKS_ACTIVITY.retry?.maximumAttempts },
 };
