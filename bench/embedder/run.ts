@@ -177,7 +177,7 @@ async function scifact(precision: EmbedderPrecision): Promise<Record<string, num
     for (let i = 0; i < sci.docs.length; i += 1000)
       await index.upsert(
         sci.docs.slice(i, i + 1000).map((d, j) => ({
-          accountId: 'bench',
+          accountId: 1,
           docSetName: 'scifact',
           documentId: d.id,
           fileName: `${d.id}.txt`,
@@ -196,7 +196,7 @@ async function scifact(precision: EmbedderPrecision): Promise<Record<string, num
       let sum = 0;
       for (let i = 0; i < sci.queries.length; i++) {
         const hits = await index.search({
-          accountId: 'bench',
+          accountId: 1,
           docSetNames: ['scifact'],
           text: sci.queries[i].text,
           vector: queryVectors[i],

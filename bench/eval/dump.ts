@@ -27,7 +27,7 @@ async function main() {
         : (await rewriter.rewrite({ question: item.question, history })).query;
       const vector = await embedder.embedQuery(query);
       const base = {
-        accountId: String(h.accountId),
+        accountId: h.accountId,
         docSetNames: [h.docSetName],
         text: query,
         limit: 30,

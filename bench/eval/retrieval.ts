@@ -77,7 +77,7 @@ async function main() {
         for (const { item, query, vector } of queries) {
           const depth = v.rerank === 'none' ? (v.keep ?? 8) : (v.depth ?? 24);
           let hits = await index.search({
-            accountId: String(h.accountId),
+            accountId: h.accountId,
             docSetNames: [corpus.docSetName],
             text: query,
             vector,

@@ -38,7 +38,7 @@ async function main() {
     );
     return chunks.map((c, i) => ({
       ...c,
-      accountId: 'a',
+      accountId: 1,
       docSetName: ds,
       sourceType: 'S3',
       sourceId: c.fileName,
@@ -49,7 +49,7 @@ async function main() {
   await index.upsert(await recs(dev, 'dev'));
   await index.optimize();
   const legs = async (ds: string, text: string, vector: number[]) => {
-    const base = { accountId: 'a', docSetNames: [ds], text, vector, limit: 50, minimumSimilarityScore: 0 };
+    const base = { accountId: 1, docSetNames: [ds], text, vector, limit: 50, minimumSimilarityScore: 0 };
     return [
       await index.search({ ...base, mode: 'bm25' }),
       await index.search({ ...base, mode: 'vector' }),

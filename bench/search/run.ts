@@ -104,7 +104,7 @@ async function embedChunks(e: Embedder, raw: RawChunk[], docSetName: string): Pr
   );
   return raw.map((c, i) => ({
     ...c,
-    accountId: 'bench',
+    accountId: 1,
     docSetName,
     sourceType: 'S3',
     sourceId: c.fileName,
@@ -238,7 +238,7 @@ async function quality(
     for (let i = 0; i < qa.length; i++) {
       const q = qa[i];
       const hits = await index.search({
-        accountId: 'bench',
+        accountId: 1,
         docSetNames: ['dev'],
         text: q.question,
         vector: x.qaVectors[i],
@@ -264,7 +264,7 @@ async function quality(
     let sum = 0;
     for (let i = 0; i < sci.queries.length; i++) {
       const hits = await index.search({
-        accountId: 'bench',
+        accountId: 1,
         docSetNames: ['scifact'],
         text: sci.queries[i].text,
         vector: x.sciVectors[i],
@@ -372,7 +372,7 @@ async function main() {
     const rnd = randomUnitVectors(main.dimensions, 20251124);
     syn = synRaw.map((c) => ({
       ...c,
-      accountId: 'bench',
+      accountId: 1,
       docSetName: 'synthetic',
       sourceType: 'S3',
       sourceId: c.fileName,
@@ -417,11 +417,11 @@ async function main() {
             r.syntheticBulk = await bulk(h.index, syn);
             log(`${engine}: synthetic bulk ${JSON.stringify(r.syntheticBulk)}`);
             if (h.index instanceof EmbeddedSearchIndex) await h.index.optimize();
-            r.chunksIndexed = (await h.index.stats('bench')).chunks;
+            r.chunksIndexed = (await h.index.stats(1)).chunks;
             const lat: Record<string, unknown> = {};
             for (const mode of MODES) {
               const qs: SearchQuery[] = synQueryTexts.map((text, i) => ({
-                accountId: 'bench',
+                accountId: 1,
                 docSetNames: ['synthetic'],
                 text,
                 vector: synVectors[i],

@@ -249,7 +249,7 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
         // One retrieval (24 candidates, cut to retrievalLimit 8 by the reranker), then at most
         // one-chunk BM25 probes for query terms no candidate holds.
         expect(spy.queries[0]).toMatchObject({
-          accountId: String(alice.accountId),
+          accountId: alice.accountId,
           docSetNames: ['manuals'],
           limit: 24,
         });
@@ -310,7 +310,7 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
       try {
         const res = await ask({ question: 'geometry margins secret 7cm', docSetNames: ['manuals'] });
         for (const c of res.body.citations) expect(c.fileName).not.toBe('bob.pdf');
-        expect(spy.queries[0].accountId).toBe(String(alice.accountId));
+        expect(spy.queries[0].accountId).toBe(alice.accountId);
       } finally {
         spy.restore();
       }

@@ -87,7 +87,7 @@ describe('ask over documents indexed by the real pipeline', () => {
       ['ltnews35.pdf', null],
     ]);
     const hits = await searchIndexOf(app).search({
-      accountId: String(caller.accountId),
+      accountId: caller.accountId,
       docSetNames: ['latex'],
       text: 'geometry package paper size',
       limit: 50,

@@ -231,9 +231,7 @@ describe.each(Object.keys(scenarios))('%s restarted mid-run', (name) => {
         doc: d.file_name,
         chunks: d.chunk_count,
       });
-    expect((await idx.stats(String(accountId))).chunks).toBe(
-      docs.reduce((s, d) => s + (d.chunk_count ?? 0), 0),
-    );
+    expect((await idx.stats(accountId)).chunks).toBe(docs.reduce((s, d) => s + (d.chunk_count ?? 0), 0));
 
     const healthy = await until(
       async () => {

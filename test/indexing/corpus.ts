@@ -76,7 +76,7 @@ export function describeCorpus(engine: 'elasticsearch' | 'embedded'): void {
       expect(run).toMatchObject({ status: 'COMPLETED' });
       expect(run.counters).toMatchObject({ listed: 16, new: 16, completed: 16, failed: 0 });
       // Every chunk written once: the index holds exactly the chunks the documents report.
-      const stats = await searchIndexOf(app).stats(String(accountId));
+      const stats = await searchIndexOf(app).stats(accountId);
       expect(stats.chunks).toBe(docs.reduce((a, d) => a + (d.chunk_count ?? 0), 0));
       console.log(
         `[corpus:${engine}] 16 documents, 935 pages, ${stats.chunks} chunks indexed in ${indexSeconds.toFixed(1)} s`,
@@ -89,7 +89,7 @@ export function describeCorpus(engine: 'elasticsearch' | 'embedded'): void {
       for (const q of answerableQa()) {
         const pages = new Set([String(q.page), ...(q.alsoOnPages ?? []).map(String)]);
         const hits = await search.search({
-          accountId: String(accountId),
+          accountId: accountId,
           docSetNames: [docSetName],
           text: q.answer,
           limit: 100,

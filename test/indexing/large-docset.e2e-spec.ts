@@ -67,7 +67,7 @@ describe(`a docset of ${FILES} small files`, () => {
     const docs = await documents(app, accountId, docSetName);
     expect(docs).toHaveLength(FILES);
     expect(docs.every((d) => d.status === 'COMPLETE')).toBe(true);
-    expect((await searchIndexOf(app).stats(String(accountId))).chunks).toBe(FILES);
+    expect((await searchIndexOf(app).stats(accountId)).chunks).toBe(FILES);
 
     // Walk the continue-as-new chain back from the latest run, checking each run's history length.
     const temporal = temporalOf(app);

@@ -68,7 +68,7 @@ describe('indexing lifecycle (S3 -> Temporal -> Postgres + Elasticsearch)', () =
     await app?.close();
   });
 
-  const chunksOf = async () => (await searchIndexOf(app).stats(String(accountId))).chunks;
+  const chunksOf = async () => (await searchIndexOf(app).stats(accountId)).chunks;
 
   it('indexes every supported file type into one docset', async () => {
     const summaryBefore = await app.client.get(paths.summary, { token });
@@ -127,7 +127,7 @@ describe('indexing lifecycle (S3 -> Temporal -> Postgres + Elasticsearch)', () =
 
   it('finds the chunks by page through the search port', async () => {
     const hits = await searchIndexOf(app).search({
-      accountId: String(accountId),
+      accountId: accountId,
       docSetNames: [docSetName],
       text: 'tide tables',
       limit: 10,

@@ -64,7 +64,7 @@ describe.each([['elasticsearch'], ['embedded']] as const)('re-indexing a docset 
   });
 
   /** Each file is one chunk: more means a stale or duplicate generation was left behind. */
-  const chunksInIndex = async () => (await searchIndexOf(app).stats(String(accountId))).chunks;
+  const chunksInIndex = async () => (await searchIndexOf(app).stats(accountId)).chunks;
 
   /** What a client sees of the docset right now. */
   async function observe(i: number) {
@@ -126,7 +126,7 @@ describe.each([['elasticsearch'], ['embedded']] as const)('re-indexing a docset 
     expect(inFlight).toBeGreaterThan(0);
     expect(views.filter((v) => !(v.listed && v.askStatus === 200 && v.cited))).toEqual([]);
     const hits = await searchIndexOf(app).search({
-      accountId: String(accountId),
+      accountId: accountId,
       docSetNames: [docSetName],
       text: 'version',
       limit: 100,

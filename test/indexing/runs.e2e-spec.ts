@@ -60,7 +60,7 @@ function historyText(value: unknown): string {
 async function expectChunksConsistent(app: TestApp, accountId: number, docSetName: string) {
   const docs = await documents(app, accountId, docSetName);
   const expected = docs.filter((d) => d.status === 'COMPLETE').reduce((a, d) => a + (d.chunk_count ?? 0), 0);
-  expect((await searchIndexOf(app).stats(String(accountId))).chunks).toBe(expected);
+  expect((await searchIndexOf(app).stats(accountId)).chunks).toBe(expected);
 }
 
 describe('indexing runs: conflicts, cancellation, credentials, authorisation', () => {
@@ -287,10 +287,10 @@ describe('indexing runs: conflicts, cancellation, credentials, authorisation', (
     const { token, accountId } = await newAccount(app);
     await putMany(client, bucket, [{ key: 'acct/a.pdf', body: minimalPdf(['Delete me with the account.']) }]);
     await indexAndWait(app, token, { docSetName: 'mine', credentials: s3Credentials(bucket, 'acct/') });
-    expect((await searchIndexOf(app).stats(String(accountId))).chunks).toBeGreaterThan(0);
+    expect((await searchIndexOf(app).stats(accountId)).chunks).toBeGreaterThan(0);
     const res = await app.client.delete('/api/v1/me', undefined, { token });
     expect(res.status).toBe(200);
-    expect((await searchIndexOf(app).stats(String(accountId))).chunks).toBe(0);
+    expect((await searchIndexOf(app).stats(accountId)).chunks).toBe(0);
     expect(await documents(app, accountId, 'mine')).toEqual([]);
   });
 });

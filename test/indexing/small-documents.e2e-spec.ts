@@ -80,7 +80,7 @@ describe('small documents in one step (issue 17)', () => {
 
   const search = (accountId: number, docSetName: string, text: string) =>
     searchIndexOf(app).search({
-      accountId: String(accountId),
+      accountId: accountId,
       docSetNames: [docSetName],
       text,
       limit: 10,
@@ -153,7 +153,7 @@ describe('small documents in one step (issue 17)', () => {
     expect((await search(accountId, docSetName, 'foghorn')).map((h) => h.chunk.documentId)).not.toContain(
       keeper.id,
     );
-    expect((await searchIndexOf(app).stats(String(accountId))).chunks).toBe(1 + wall.chunk_count!);
+    expect((await searchIndexOf(app).stats(accountId)).chunks).toBe(1 + wall.chunk_count!);
     expect((await activitiesOf(keeper.id)).types).toEqual(['indexSmallDocument']);
   }, 400_000);
 
@@ -182,7 +182,7 @@ describe('small documents in one step (issue 17)', () => {
     }
     const [doc] = await documents(app, accountId, docSetName);
     expect(doc).toMatchObject({ status: 'CANCELLED', chunk_count: null, page_count: null });
-    expect((await searchIndexOf(app).stats(String(accountId))).chunks).toBe(0);
+    expect((await searchIndexOf(app).stats(accountId)).chunks).toBe(0);
     const handle = temporalOf(app).workflow.getHandle(documentWorkflowId(doc.id));
     const events = (await handle.fetchHistory()).events ?? [];
     const scheduled = new Map(

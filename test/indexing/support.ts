@@ -316,5 +316,5 @@ export async function runRow(app: TestApp, jobId: string) {
 
 /** Chunk ids of one document in the index, through the search port (BM25 on its own text). */
 export async function chunkCountOf(app: TestApp, accountId: number): Promise<number> {
-  return (await searchIndexOf(app).stats(String(accountId))).chunks;
+  return (await searchIndexOf(app).stats(accountId)).chunks;
 }

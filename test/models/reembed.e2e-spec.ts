@@ -91,7 +91,7 @@ describe.each(['elasticsearch', 'embedded'] as const)('switching embedders (%s)'
   const vectorSearch = async (question: string, docSetNames = ['manuals', 'notes']) => {
     const embedder = app!.api.app.get<Embedder>(EMBEDDER);
     return searchIndexOf(app!).search({
-      accountId: String(account.accountId),
+      accountId: account.accountId,
       docSetNames,
       text: question,
       vector: await embedder.embedQuery(question),
@@ -139,16 +139,16 @@ describe.each(['elasticsearch', 'embedded'] as const)('switching embedders (%s)'
   it('records the space each indexed document was embedded in', async () => {
     expect(await spaces('manuals')).toEqual([HASHING, HASHING]);
     expect(await spaces('notes')).toEqual([HASHING]);
-    expect((await searchIndexOf(app!).stats(String(account.accountId))).indexName).toContain(
+    expect((await searchIndexOf(app!).stats(account.accountId)).indexName).toContain(
       'docqa-local-hash-v1-768',
     );
   });
 
   it('after the switch, the new index version is empty, the old one is kept, and the app says what to run', async () => {
-    const hashingChunks = (await searchIndexOf(app!).stats(String(account.accountId))).chunks;
+    const hashingChunks = (await searchIndexOf(app!).stats(account.accountId)).chunks;
     expect(hashingChunks).toBeGreaterThanOrEqual(3);
     await restart('minilm');
-    const stats = await searchIndexOf(app!).stats(String(account.accountId));
+    const stats = await searchIndexOf(app!).stats(account.accountId);
     expect(stats).toMatchObject({ embeddingModel: 'all-MiniLM-L6-v2', dimensions: 384, chunks: 0 });
     expect(stats.indexName).toContain('all-minilm-l6-v2-384');
     // nothing of the old space is searched with the new model's vectors
@@ -167,7 +167,7 @@ describe.each(['elasticsearch', 'embedded'] as const)('switching embedders (%s)'
     expect(r.chunks).toBeGreaterThanOrEqual(2);
     expect(await spaces('manuals')).toEqual([MINILM, MINILM]);
     expect(await spaces('notes')).toEqual([HASHING]);
-    expect((await searchIndexOf(app!).stats(String(account.accountId))).chunks).toBe(r.chunks);
+    expect((await searchIndexOf(app!).stats(account.accountId)).chunks).toBe(r.chunks);
     // a paraphrase with no shared content word finds the tide table through the semantic leg
     const hits = await vectorSearch('When is high tide at the port?');
     expect(hits[0]?.chunk.fileName).toBe('harbour.txt');
@@ -202,9 +202,9 @@ describe.each(['elasticsearch', 'embedded'] as const)('switching embedders (%s)'
     );
     // nothing left: a second run is a no-op; --all rewrites everything in place (same chunk ids)
     expect(await reembed()).toMatchObject({ documents: 0, chunks: 0 });
-    const before = (await searchIndexOf(app!).stats(String(account.accountId))).chunks;
+    const before = (await searchIndexOf(app!).stats(account.accountId)).chunks;
     expect(await reembed({ all: true })).toMatchObject({ documents: 3, chunks: before });
-    expect((await searchIndexOf(app!).stats(String(account.accountId))).chunks).toBe(before);
+    expect((await searchIndexOf(app!).stats(account.accountId)).chunks).toBe(before);
   });
 
   /** Chunks of the account in the hashing-space index version, read beside the running app. */
@@ -224,7 +224,7 @@ describe.each(['elasticsearch', 'embedded'] as const)('switching embedders (%s)'
     }
     const old: SearchIndex = new EmbeddedSearchIndex({ dir: path.join(dataDir, 'search'), space });
     try {
-      return (await old.stats(String(account.accountId))).chunks;
+      return (await old.stats(account.accountId)).chunks;
     } finally {
       await old.close();
     }

@@ -21,7 +21,7 @@ describe('ElasticsearchSearchIndex', () => {
     return i;
   };
   const chunk = (text: string, n: number): ChunkRecord => ({
-    accountId: 'acc',
+    accountId: 7,
     docSetName: 'ds',
     documentId: 'doc',
     fileName: 'f.pdf',
@@ -33,7 +33,7 @@ describe('ElasticsearchSearchIndex', () => {
     embedding: embedder.embed(text),
   });
   const q = (text: string): SearchQuery => ({
-    accountId: 'acc',
+    accountId: 7,
     docSetNames: ['ds'],
     text,
     vector: embedder.embed(text),
@@ -77,6 +77,10 @@ describe('ElasticsearchSearchIndex', () => {
     // the English analyser stems: "run" matches "Running runners ran" only through stemming
     const hits = await idx.search({ ...q('run'), mode: 'bm25' });
     expect(hits).toHaveLength(1);
+    // the port takes numbers; the index keeps the account id as the string it always stored
+    expect(hits[0].chunk.accountId).toBe(7);
+    const stored = await idx.client.get<{ accountId: unknown }>({ index: prefix, id: hits[0].chunk.id });
+    expect(stored._source?.accountId).toBe('7');
     expect((await idx.stats()).indexName).toBe(idx.indexName);
   });
 

@@ -20,11 +20,11 @@ describe('EmbeddedSearchIndex', () => {
     const oldName = versionedIndexName('chunks', space, INDEX_LAYOUT_VERSION - 1);
     const db = await lancedb.connect(dir);
     const text = 'Layout one chunk about sextants and astrolabes';
-    // the columns of layout 1: no document context fields
+    // the columns of layout 1: no document context fields; the account id stored as a string
     const old = await db.createTable(oldName, [
       {
         id: 'doc-1:0',
-        account_id: 'acc',
+        account_id: '7',
         doc_set_name: 'ds',
         document_id: 'doc-1',
         file_name: 'old.pdf',
@@ -42,7 +42,7 @@ describe('EmbeddedSearchIndex', () => {
     const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 100 });
     try {
       const hits = await index.search({
-        accountId: 'acc',
+        accountId: 7,
         docSetNames: ['ds'],
         text: 'sextants astrolabes',
         vector: embedder.embed('sextants astrolabes'),
@@ -50,7 +50,14 @@ describe('EmbeddedSearchIndex', () => {
         minimumSimilarityScore: 0,
       });
       expect(hits.map((h) => h.chunk)).toEqual([
-        expect.objectContaining({ id: 'doc-1:0', fileName: 'old.pdf', pageNumber: '3', text, section: '' }),
+        expect.objectContaining({
+          id: 'doc-1:0',
+          accountId: 7,
+          fileName: 'old.pdf',
+          pageNumber: '3',
+          text,
+          section: '',
+        }),
       ]);
       expect(hits[0]).toMatchObject({ bm25Rank: 1, vectorRank: 1 });
       expect((await index.stats()).indexName).toBe(versionedIndexName('chunks', space));

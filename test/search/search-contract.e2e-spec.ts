@@ -66,7 +66,7 @@ const factories: Array<[string, () => Promise<Subject>]> = [
 let seq = 0;
 function chunk(o: Partial<ChunkRecord> & { text: string }): ChunkRecord {
   const c = {
-    accountId: 'acc-a',
+    accountId: 1,
     docSetName: 'manuals',
     documentId: `doc-${++seq}`,
     fileName: 'manual.pdf',
@@ -81,7 +81,7 @@ function chunk(o: Partial<ChunkRecord> & { text: string }): ChunkRecord {
 
 function query(o: Partial<SearchQuery> & { text: string }): SearchQuery {
   return {
-    accountId: 'acc-a',
+    accountId: 1,
     docSetNames: ['manuals'],
     vector: embedder.embed(o.text),
     limit: 10,
@@ -129,9 +129,9 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
       embeddingModel: space.modelName,
       dimensions: 768,
     });
-    expect(await index.deleteByDocSet('acc-a', 'manuals')).toBe(0);
-    expect(await index.deleteByDocument('acc-a', 'nope')).toBe(0);
-    expect(await index.deleteByAccount('acc-a')).toBe(0);
+    expect(await index.deleteByDocSet(1, 'manuals')).toBe(0);
+    expect(await index.deleteByDocument(1, 'nope')).toBe(0);
+    expect(await index.deleteByAccount(1)).toBe(0);
   });
 
   it('upserts chunks and finds them in every mode, fields intact', async () => {
@@ -149,7 +149,7 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
       const hits = await index.search(query({ text: 'geometry page margins', mode }));
       expect(hits[0].chunk).toEqual({
         id: 'corpus-doc:0',
-        accountId: 'acc-a',
+        accountId: 1,
         docSetName: 'manuals',
         documentId: 'corpus-doc',
         fileName: 'corpus.pdf',
@@ -166,7 +166,7 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     const hybrid = await index.search(query({ text: 'geometry page margins' }));
     expect(hybrid[0]).toMatchObject({ bm25Rank: 1, vectorRank: 1 });
     expect(hybrid[0].similarity).toBeGreaterThan(0.3);
-    expect((await index.stats('acc-a')).chunks).toBe(CORPUS.length);
+    expect((await index.stats(1)).chunks).toBe(CORPUS.length);
   });
 
   it('re-indexing is idempotent: same ids replace, never duplicate', async () => {
@@ -179,7 +179,7 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     const hits = await index.search(query({ text: 'idempotent', mode: 'bm25' }));
     expect(hits).toHaveLength(1);
     expect(hits[0].chunk.text).toBe('Idempotent chunk about octonions');
-    expect(await index.deleteByDocument('acc-a', 'idem')).toBe(1);
+    expect(await index.deleteByDocument(1, 'idem')).toBe(1);
   });
 
   it('generations of one document live side by side; deleteChunks retires exactly one of them', async () => {
@@ -201,34 +201,34 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     ]);
     expect(both.every((h) => !('generation' in h.chunk))).toBe(true);
     // Deletes are scoped to the account.
-    expect(await index.deleteChunks('acc-b', 'swap', 0, 3)).toBe(0);
-    expect(await index.deleteChunks('acc-a', 'swap', 0, 3)).toBe(3);
+    expect(await index.deleteChunks(2, 'swap', 0, 3)).toBe(0);
+    expect(await index.deleteChunks(1, 'swap', 0, 3)).toBe(3);
     const after = await index.search(query({ text: 'pelican', mode: 'bm25' }));
     expect(after.map((h) => h.chunk.text).sort()).toEqual([
       'Swap version two part 0 pelican',
       'Swap version two part 1 pelican',
     ]);
-    expect(await index.deleteChunks('acc-a', 'swap', 0, 3)).toBe(0);
-    expect(await index.deleteChunks('acc-a', 'swap', 1, 2)).toBe(2);
+    expect(await index.deleteChunks(1, 'swap', 0, 3)).toBe(0);
+    expect(await index.deleteChunks(1, 'swap', 1, 2)).toBe(2);
     expect(await index.search(query({ text: 'pelican', mode: 'bm25' }))).toEqual([]);
   });
 
   it('keeps tenants apart: same docset name in two accounts never mixes', async () => {
     await index.upsert([
       chunk({
-        accountId: 'tenant-1',
+        accountId: 11,
         docSetName: 'shared',
         text: 'Tenant one secret: the launch code is zebra',
       }),
       chunk({
-        accountId: 'tenant-2',
+        accountId: 12,
         docSetName: 'shared',
         text: 'Tenant two secret: the launch code is zebra',
       }),
     ]);
     for (const [me, other] of [
-      ['tenant-1', 'tenant-2'],
-      ['tenant-2', 'tenant-1'],
+      [11, 12],
+      [12, 11],
     ]) {
       for (const mode of MODES) {
         const hits = await index.search(
@@ -236,16 +236,16 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
         );
         expect(hits.length).toBe(1);
         expect(hits.every((h) => h.chunk.accountId === me)).toBe(true);
-        expect(hits.some((h) => h.chunk.text.includes(other === 'tenant-1' ? 'one' : 'two'))).toBe(false);
+        expect(hits.some((h) => h.chunk.text.includes(other === 11 ? 'one' : 'two'))).toBe(false);
       }
     }
     // deletes are scoped too: another account's delete of the same docset touches nothing of ours
-    expect(await index.deleteByDocSet('tenant-3', 'shared')).toBe(0);
-    expect(await index.deleteByAccount('tenant-1')).toBe(1);
-    expect(
-      await index.search(query({ accountId: 'tenant-2', docSetNames: ['shared'], text: 'zebra' })),
-    ).toHaveLength(1);
-    expect(await index.deleteByAccount('tenant-2')).toBe(1);
+    expect(await index.deleteByDocSet(13, 'shared')).toBe(0);
+    expect(await index.deleteByAccount(11)).toBe(1);
+    expect(await index.search(query({ accountId: 12, docSetNames: ['shared'], text: 'zebra' }))).toHaveLength(
+      1,
+    );
+    expect(await index.deleteByAccount(12)).toBe(1);
   });
 
   it('filters by docset names', async () => {
@@ -344,15 +344,15 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
       chunk({ docSetName: 'doomed', documentId: 'doomed-2', text: 'Ephemeral doomed notes three' }),
       chunk({ docSetName: 'kept', text: 'Ephemeral kept notes' }),
     ]);
-    expect(await index.deleteByDocument('acc-a', 'doomed-2')).toBe(1);
-    expect(await index.deleteByDocSet('acc-a', 'doomed')).toBe(2);
+    expect(await index.deleteByDocument(1, 'doomed-2')).toBe(1);
+    expect(await index.deleteByDocSet(1, 'doomed')).toBe(2);
     for (const mode of MODES) {
       expect(
         await index.search(query({ docSetNames: ['doomed'], text: 'ephemeral doomed notes', mode })),
       ).toEqual([]);
       expect(await index.search(query({ docSetNames: ['kept'], text: 'ephemeral', mode }))).toHaveLength(1);
     }
-    expect(await index.deleteByDocSet('acc-a', 'doomed')).toBe(0);
+    expect(await index.deleteByDocSet(1, 'doomed')).toBe(0);
   });
 
   it('handles unicode and very long text', async () => {
@@ -401,14 +401,14 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
       query({ docSetNames: ['conc'], text: 'concurrent writer', limit: 1000, mode: 'bm25' }),
     );
     expect(hits).toHaveLength(200);
-    expect(await index.deleteByDocSet('acc-a', 'conc')).toBe(200);
+    expect(await index.deleteByDocSet(1, 'conc')).toBe(200);
   });
 
   it('bulk-indexes 10,000 chunks', async () => {
     const words = 'apple banana cherry delta echo foxtrot golf hotel india juliet kilo lima mike'.split(' ');
     const chunks = Array.from({ length: 10_000 }, (_, i) =>
       chunk({
-        accountId: 'bulk-acc',
+        accountId: 21,
         docSetName: 'bulk',
         documentId: `bulk-${Math.floor(i / 100)}`,
         chunkIndex: i % 100,
@@ -419,13 +419,11 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     const t0 = Date.now();
     expect(await index.upsert(chunks)).toEqual({ indexed: 10_000 });
     const ms = Date.now() - t0;
-    expect((await index.stats('bulk-acc')).chunks).toBe(10_000);
-    const hits = await index.search(
-      query({ accountId: 'bulk-acc', docSetNames: ['bulk'], text: 'quasar haystack' }),
-    );
+    expect((await index.stats(21)).chunks).toBe(10_000);
+    const hits = await index.search(query({ accountId: 21, docSetNames: ['bulk'], text: 'quasar haystack' }));
     expect(hits[0].chunk.id).toBe('bulk-98:76');
     console.log(`[${index.engine}] bulk 10,000 chunks in ${ms} ms`);
-    expect(await index.deleteByAccount('bulk-acc')).toBe(10_000);
+    expect(await index.deleteByAccount(21)).toBe(10_000);
   });
 
   it('searches the document context fields, returns them, and routes to the document a question names', async () => {

@@ -125,7 +125,7 @@ export async function seedDocuments(
           const batch = chunks.slice(i, i + 256);
           const vectors = await embedder.embedDocuments(batch.map((c) => c.embeddingText));
           const records: ChunkRecord[] = batch.map((c, j) => ({
-            accountId: String(accountId),
+            accountId,
             docSetName: d.docSetName,
             documentId: id,
             fileName: d.fileName,

@@ -16,6 +16,7 @@ import {
   LegHit,
   LegQuery,
   runSearch,
+  storedAccountId,
 } from './fusion';
 import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
 import { ChunkFailure, PartialIndexingError, searchTimedOut } from './search.errors';
@@ -51,8 +52,14 @@ export interface ElasticsearchSearchIndexOptions {
   deadlines?: Partial<SearchDeadlines>;
 }
 
-/** Stored document: the chunk without nothing renamed, so _source maps 1:1 to the domain type. */
-type ChunkDoc = Omit<ChunkRecord, 'embedding' | 'generation'> & { embedding?: number[] };
+/**
+ * Stored document: the chunk with nothing renamed, so _source maps 1:1 to the domain type, except
+ * the account id, stored as a string (`storedAccountId`).
+ */
+type ChunkDoc = Omit<ChunkRecord, 'accountId' | 'embedding' | 'generation'> & {
+  accountId: string;
+  embedding?: number[];
+};
 
 const SOURCE_FIELDS = [
   'accountId',
@@ -377,12 +384,12 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     return { indexed: stats.successful };
   }
 
-  deleteByDocument(accountId: string, documentId: string, o?: WriteOptions): Promise<number> {
+  deleteByDocument(accountId: number, documentId: string, o?: WriteOptions): Promise<number> {
     return this.deleteWhere(accountId, [{ term: { documentId } }], o);
   }
 
   async deleteChunks(
-    accountId: string,
+    accountId: number,
     documentId: string,
     generation: number,
     chunkCount: number,
@@ -393,20 +400,20 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     );
   }
 
-  deleteByDocSet(accountId: string, docSetName: string, o?: WriteOptions): Promise<number> {
+  deleteByDocSet(accountId: number, docSetName: string, o?: WriteOptions): Promise<number> {
     return this.deleteWhere(accountId, [{ term: { docSetName } }], o);
   }
 
-  deleteByAccount(accountId: string, o?: WriteOptions): Promise<number> {
+  deleteByAccount(accountId: number, o?: WriteOptions): Promise<number> {
     return this.deleteWhere(accountId, [], o);
   }
 
   private async deleteWhere(
-    accountId: string,
+    accountId: number,
     extra: estypes.QueryDslQueryContainer[],
     o: WriteOptions = {},
   ): Promise<number> {
-    if (!accountId) throw new RangeError('delete: accountId is required');
+    const stored = storedAccountId(accountId);
     return this.call(
       'delete',
       this.deadlines.writeMs,
@@ -415,7 +422,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
         const r = await this.client.deleteByQuery(
           {
             index: this.alias,
-            query: { bool: { filter: [{ term: { accountId } }, ...extra] } },
+            query: { bool: { filter: [{ term: { accountId: stored } }, ...extra] } },
             conflicts: 'proceed',
             refresh: true,
           },
@@ -446,7 +453,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   /** Filter every query carries: the account and its requested docsets (and routed documents). */
   private scope(q: LegQuery): estypes.QueryDslQueryContainer[] {
     return [
-      { term: { accountId: q.accountId } },
+      { term: { accountId: q.storedAccountId } },
       { terms: { docSetName: q.docSetNames } },
       ...(q.documentIds ? [{ terms: { documentId: q.documentIds } }] : []),
     ];
@@ -467,7 +474,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   /** Documents whose context (title, identifying terms) matches: one row per document (chunk 0). */
-  private async documents(q: SearchQuery, size: number, signal: AbortSignal): Promise<DocumentHit[]> {
+  private async documents(q: LegQuery, size: number, signal: AbortSignal): Promise<DocumentHit[]> {
     const r = await this.client.search<ChunkDoc>(
       {
         index: this.alias,
@@ -520,11 +527,12 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     return r.hits.hits.map((h) => ({ chunk: toChunk(h), score: 2 * (h._score ?? 0) - 1 }));
   }
 
-  async stats(accountId?: string): Promise<SearchIndexStats> {
+  async stats(accountId?: number): Promise<SearchIndexStats> {
+    const stored = accountId === undefined ? undefined : storedAccountId(accountId);
     const r = await this.call('count', this.deadlines.readMs, async (signal) => {
       await this.ensureIndex(signal);
       return this.client.count(
-        { index: this.alias, query: accountId ? { term: { accountId } } : { match_all: {} } },
+        { index: this.alias, query: stored ? { term: { accountId: stored } } : { match_all: {} } },
         { signal },
       );
     });
@@ -638,14 +646,18 @@ export function bm25Query(
  * generation lives in the id only (the mapping is strict).
  */
 function toDoc({ generation: _generation, ...c }: ChunkRecord): ChunkDoc {
-  return { ...c, embedding: c.embedding.map((x) => Math.round(x * 1e6) / 1e6) };
+  return {
+    ...c,
+    accountId: storedAccountId(c.accountId),
+    embedding: c.embedding.map((x) => Math.round(x * 1e6) / 1e6),
+  };
 }
 
 function toChunk(h: estypes.SearchHit<ChunkDoc>): StoredChunk {
   const s = h._source as ChunkDoc;
   return {
     id: h._id ?? chunkId(s.documentId, s.chunkIndex),
-    accountId: s.accountId,
+    accountId: Number(s.accountId),
     docSetName: s.docSetName,
     documentId: s.documentId,
     fileName: s.fileName,

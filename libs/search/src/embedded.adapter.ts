@@ -3,7 +3,16 @@ import { Logger } from '@nestjs/common';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import * as fs from 'node:fs';
 import { DeadlineExceededError, DeadlineLock, type EmbeddingSpace, withDeadline } from '@docqa/common';
-import { contextQueryText, DEFAULT_FIELD_BOOSTS, DocumentHit, LegHit, LegQuery, runSearch } from './fusion';
+import {
+  contextQueryText,
+  DEFAULT_FIELD_BOOSTS,
+  DocumentHit,
+  LegHit,
+  LegQuery,
+  runLegs,
+  runSearch,
+  storedAccountId,
+} from './fusion';
 import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
 import { configureLanceRuntime } from './lance-runtime';
 import { PartialIndexingError, searchTimedOut } from './search.errors';
@@ -367,7 +376,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
                 .whenNotMatchedInsertAll()
                 .execute(merged.slice(i, i + WRITE_BATCH));
             if (!this.probeRow) {
-              await t.add([toRow(this.probeChunk())]);
+              await t.add([this.probeRecord()]);
               this.probeRow = true;
             }
             if (!this.ftsReady) await this.createIndices(t);
@@ -385,12 +394,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
     }
   }
 
-  deleteByDocument(accountId: string, documentId: string, o?: WriteOptions): Promise<number> {
+  deleteByDocument(accountId: number, documentId: string, o?: WriteOptions): Promise<number> {
     return this.deleteWhere(accountId, `document_id = ${sqlString(documentId)}`, o);
   }
 
   async deleteChunks(
-    accountId: string,
+    accountId: number,
     documentId: string,
     generation: number,
     chunkCount: number,
@@ -405,17 +414,17 @@ export class EmbeddedSearchIndex implements SearchIndex {
     );
   }
 
-  deleteByDocSet(accountId: string, docSetName: string, o?: WriteOptions): Promise<number> {
+  deleteByDocSet(accountId: number, docSetName: string, o?: WriteOptions): Promise<number> {
     return this.deleteWhere(accountId, `doc_set_name = ${sqlString(docSetName)}`, o);
   }
 
-  deleteByAccount(accountId: string, o?: WriteOptions): Promise<number> {
+  deleteByAccount(accountId: number, o?: WriteOptions): Promise<number> {
     return this.deleteWhere(accountId, undefined, o);
   }
 
-  private async deleteWhere(accountId: string, extra?: string, o: WriteOptions = {}): Promise<number> {
-    if (!accountId) throw new RangeError('delete: accountId is required');
-    const predicate = `account_id = ${sqlString(accountId)}` + (extra ? ` AND ${extra}` : '');
+  private async deleteWhere(accountId: number, extra?: string, o: WriteOptions = {}): Promise<number> {
+    const predicate =
+      `account_id = ${sqlString(storedAccountId(accountId))}` + (extra ? ` AND ${extra}` : '');
     const n = await this.write(
       'delete',
       async (t) => {
@@ -445,7 +454,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   private scope(q: LegQuery): string {
     return (
-      `account_id = ${sqlString(q.accountId)} AND ` +
+      `account_id = ${sqlString(q.storedAccountId)} AND ` +
       `doc_set_name IN (${q.docSetNames.map(sqlString).join(', ')})` +
       (q.documentIds ? ` AND document_id IN (${q.documentIds.map(sqlString).join(', ')})` : '')
     );
@@ -476,7 +485,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   /** Documents ranked by their context fields; chunk 0 stands for its document (one row each). */
-  private async documents(t: lancedb.Table, q: SearchQuery, size: number): Promise<DocumentHit[]> {
+  private async documents(t: lancedb.Table, q: LegQuery, size: number): Promise<DocumentHit[]> {
     if (!this.ftsReady) return [];
     const rows = (await t
       .query()
@@ -512,26 +521,34 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return out;
   }
 
-  private probeChunk(): ChunkRecord {
-    const embedding = new Array<number>(this.o.space.dimensions).fill(0);
-    embedding[0] = 1;
+  /** The probe row, as stored (its account is no account id, so it is written as a row). */
+  private probeRecord(): Row {
+    const vector = new Array<number>(this.o.space.dimensions).fill(0);
+    vector[0] = 1;
     return {
-      ...PROBE,
-      documentId: PROBE.accountId,
-      fileName: PROBE.accountId,
-      pageNumber: '1',
-      sourceType: 'S3',
-      sourceId: PROBE.accountId,
-      chunkIndex: 0,
-      embedding,
+      id: chunkId(PROBE.accountId, 0),
+      account_id: PROBE.accountId,
+      doc_set_name: PROBE.docSetName,
+      document_id: PROBE.accountId,
+      file_name: PROBE.accountId,
+      page_number: '1',
+      source_type: 'S3',
+      source_id: PROBE.accountId,
+      chunk_index: 0,
+      text: PROBE.text,
+      doc_title: '',
+      doc_terms: '',
+      section: '',
+      vector,
     };
   }
 
-  async stats(accountId?: string): Promise<SearchIndexStats> {
+  async stats(accountId?: number): Promise<SearchIndexStats> {
+    const stored = accountId === undefined ? undefined : storedAccountId(accountId);
     const counted = await this.read('count', (t) =>
-      t.countRows(accountId ? `account_id = ${sqlString(accountId)}` : undefined),
+      t.countRows(stored ? `account_id = ${sqlString(stored)}` : undefined),
     );
-    const chunks = accountId || !this.probeRow ? counted : counted - 1;
+    const chunks = stored || !this.probeRow ? counted : counted - 1;
     return {
       engine: this.engine,
       indexName: this.tableName,
@@ -581,16 +598,17 @@ export class EmbeddedSearchIndex implements SearchIndex {
       problems.push(`${this.overdueReads} read(s) running past their deadline`);
     } else {
       try {
-        const probe = this.probeChunk();
+        const probe = this.probeRecord();
         await this.read<unknown>(
           'health probe',
           (t) =>
             this.probeRow
-              ? runSearch(
+              ? runLegs(
                   {
-                    ...PROBE,
+                    storedAccountId: PROBE.accountId,
                     docSetNames: [PROBE.docSetName],
-                    vector: probe.embedding,
+                    text: PROBE.text,
+                    vector: probe.vector,
                     limit: 1,
                     minimumSimilarityScore: -1,
                   },
@@ -667,7 +685,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
 function toRow(c: ChunkRecord): Row {
   return {
     id: chunkId(c.documentId, c.chunkIndex, c.generation),
-    account_id: c.accountId,
+    account_id: storedAccountId(c.accountId),
     doc_set_name: c.docSetName,
     document_id: c.documentId,
     file_name: c.fileName,
@@ -707,7 +725,7 @@ function upgradeRow(r: Record<string, unknown>): Row {
 function toChunk(r: Row): StoredChunk {
   return {
     id: r.id,
-    accountId: r.account_id,
+    accountId: Number(r.account_id),
     docSetName: r.doc_set_name,
     documentId: r.document_id,
     fileName: r.file_name,

@@ -50,7 +50,7 @@ describe('reciprocalRankFusion', () => {
 /** A stored chunk whose id and text are `n`. */
 const chunk = (n: string): StoredChunk => ({
   id: n,
-  accountId: 'acc',
+  accountId: 1,
   docSetName: 'ds',
   documentId: 'd',
   fileName: 'f.pdf',
@@ -68,7 +68,7 @@ describe('runSearch', () => {
     vector: async () => hits('c', 'd'),
   };
   const q: SearchQuery = {
-    accountId: 'acc',
+    accountId: 1,
     docSetNames: ['ds'],
     text: 'x',
     vector: [1, 0],
@@ -100,7 +100,8 @@ describe('runSearch', () => {
     expect(await runSearch({ ...q, docSetNames: [] }, legs, 2)).toEqual([]);
     await expect(runSearch({ ...q, vector: [1, 2, 3] }, legs, 2)).rejects.toThrow(/dimensions/);
     await expect(runSearch({ ...q, limit: 0 }, legs, 2)).rejects.toThrow(/limit/);
-    await expect(runSearch({ ...q, accountId: '' }, legs, 2)).rejects.toThrow(/accountId/);
+    await expect(runSearch({ ...q, accountId: 0 }, legs, 2)).rejects.toThrow(/accountId/);
+    await expect(runSearch({ ...q, accountId: 1.5 }, legs, 2)).rejects.toThrow(/accountId/);
     await expect(runSearch({ ...q, mode: 'vector', vector: undefined }, legs, 2)).rejects.toThrow(/vector/);
   });
 });
@@ -112,7 +113,7 @@ describe('runSearch fusion options', () => {
       vector: async () => [{ chunk: chunk('v'), score: 1 }],
     };
     const q: SearchQuery = {
-      accountId: 'acc',
+      accountId: 1,
       docSetNames: ['ds'],
       text: 'x',
       vector: [1],
@@ -132,7 +133,7 @@ describe('runSearch fusion options', () => {
 describe('document routing and diversity', () => {
   const chunk = (id: string, documentId: string): StoredChunk => ({
     id,
-    accountId: 'acc',
+    accountId: 1,
     docSetName: 'ds',
     documentId,
     fileName: `${documentId}.pdf`,
@@ -143,7 +144,7 @@ describe('document routing and diversity', () => {
     text: id,
   });
   const q: SearchQuery = {
-    accountId: 'acc',
+    accountId: 1,
     docSetNames: ['ds'],
     text: 'flight time Tallahassee',
     vector: [1],

@@ -83,8 +83,22 @@ export function contextQueryText(text: string): string {
   return extra.length ? `${text} ${extra.join(' ')}` : text;
 }
 
-/** A leg's query, optionally restricted to some documents (the routed legs). */
-export type LegQuery = SearchQuery & { documentIds?: string[] };
+/**
+ * The engines store account ids as strings (Elasticsearch keyword field `accountId`, LanceDB
+ * column `account_id`), as they have been since the first index: the port takes numbers and each
+ * adapter stores and filters on this form, so existing indices need no re-index.
+ */
+export function storedAccountId(accountId: number): string {
+  if (!Number.isSafeInteger(accountId) || accountId < 1)
+    throw new RangeError(`search: accountId must be a positive integer, got ${String(accountId)}`);
+  return String(accountId);
+}
+
+/**
+ * A leg's query: the account as stored (`storedAccountId`), optionally restricted to some
+ * documents (the routed legs).
+ */
+export type LegQuery = Omit<SearchQuery, 'accountId'> & { storedAccountId: string; documentIds?: string[] };
 
 /** The legs an adapter implements; fusion, routing and validation are shared here. */
 export interface RetrievalLegs {
@@ -92,7 +106,7 @@ export interface RetrievalLegs {
   /** Hits with cosine similarity >= q.minimumSimilarityScore only; `score` is that similarity. */
   vector(q: LegQuery & { vector: number[] }, size: number): Promise<LegHit[]>;
   /** Documents ranked by their context fields alone (document routing); optional. */
-  documents?(q: SearchQuery, size: number): Promise<DocumentHit[]>;
+  documents?(q: LegQuery, size: number): Promise<DocumentHit[]>;
 }
 
 /** Documents the routing leg looks at. */
@@ -146,8 +160,7 @@ export function candidateDepth(limit: number): number {
   return Math.min(Math.max(limit * 4, 50), MAX_SEARCH_LIMIT);
 }
 
-export function validateQuery(q: SearchQuery, dimensions: number): void {
-  if (!q.accountId) throw new RangeError('search: accountId is required');
+export function validateQuery(q: Omit<SearchQuery, 'accountId'>, dimensions: number): void {
   if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > MAX_SEARCH_LIMIT) {
     throw new RangeError(`search: limit must be an integer 1-${MAX_SEARCH_LIMIT}`);
   }
@@ -166,6 +179,15 @@ export async function runSearch(
   legs: RetrievalLegs,
   dimensions: number,
 ): Promise<SearchHit[]> {
+  const { accountId, ...rest } = q;
+  return runLegs({ ...rest, storedAccountId: storedAccountId(accountId) }, legs, dimensions);
+}
+
+/**
+ * `runSearch` for a query already in the stored form; the embedded engine's health probe uses it
+ * with its probe row's account, which is no account id.
+ */
+export async function runLegs(q: LegQuery, legs: RetrievalLegs, dimensions: number): Promise<SearchHit[]> {
   validateQuery(q, dimensions);
   if (q.docSetNames.length === 0 || (q.mode !== 'vector' && !q.text.trim() && !q.vector)) return [];
   const mode = q.mode ?? 'hybrid';

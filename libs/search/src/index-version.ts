@@ -33,14 +33,8 @@ const MAX_CONTEXT_CHARS = 10_000;
 
 /** Checks one chunk before it is sent to an engine; returns the reason it is refused, if any. */
 export function chunkProblem(c: ChunkRecord, dimensions: number): string | undefined {
-  for (const f of [
-    'accountId',
-    'docSetName',
-    'documentId',
-    'fileName',
-    'pageNumber',
-    'sourceType',
-  ] as const) {
+  if (!Number.isSafeInteger(c.accountId) || c.accountId < 1) return 'accountId must be a positive integer';
+  for (const f of ['docSetName', 'documentId', 'fileName', 'pageNumber', 'sourceType'] as const) {
     if (typeof c[f] !== 'string' || c[f] === '') return `${f} is required`;
   }
   if (typeof c.sourceId !== 'string') return 'sourceId must be a string';

@@ -45,7 +45,8 @@ export const DEFAULT_SEARCH_DEADLINES: SearchDeadlines = {
 
 /** One indexed chunk of a document page. */
 export interface ChunkRecord {
-  accountId: string;
+  /** The account's id (the engines store it as a string; see the adapters). */
+  accountId: number;
   docSetName: string;
   documentId: string;
   fileName: string;
@@ -83,7 +84,7 @@ export type StoredChunk = Omit<ChunkRecord, 'embedding' | 'generation'> & { id: 
 export type SearchMode = 'hybrid' | 'bm25' | 'vector';
 
 export interface SearchQuery {
-  accountId: string;
+  accountId: number;
   /** Only chunks of these docsets (of this account) are searched. Empty means no results. */
   docSetNames: string[];
   /** Query text for the BM25 leg. */
@@ -185,23 +186,23 @@ export interface SearchIndex {
    */
   upsert(chunks: ChunkRecord[], o?: WriteOptions): Promise<UpsertResult>;
   /** Deletes every chunk of one document of the account; resolves to the number deleted. */
-  deleteByDocument(accountId: string, documentId: string, o?: WriteOptions): Promise<number>;
+  deleteByDocument(accountId: number, documentId: string, o?: WriteOptions): Promise<number>;
   /**
    * Deletes chunks 0..chunkCount-1 of one generation of a document of the account (the other
    * generations stay); resolves to the number deleted.
    */
   deleteChunks(
-    accountId: string,
+    accountId: number,
     documentId: string,
     generation: number,
     chunkCount: number,
     o?: WriteOptions,
   ): Promise<number>;
-  deleteByDocSet(accountId: string, docSetName: string, o?: WriteOptions): Promise<number>;
-  deleteByAccount(accountId: string, o?: WriteOptions): Promise<number>;
+  deleteByDocSet(accountId: number, docSetName: string, o?: WriteOptions): Promise<number>;
+  deleteByAccount(accountId: number, o?: WriteOptions): Promise<number>;
   /** Hits of the account's docsets only, best first. */
   search(query: SearchQuery): Promise<SearchHit[]>;
-  stats(accountId?: string): Promise<SearchIndexStats>;
+  stats(accountId?: number): Promise<SearchIndexStats>;
   /**
    * Read and write probes used by /health, each bounded by `timeoutMs` (default 3 s). Never
    * throws; a probe still running from an earlier call counts as down.

@@ -5,7 +5,7 @@
 // write. Each call must answer within CALL_DEADLINE_MS; the script prints one JSON line per round
 // and exits 0 when every round finished, 2 when a call did not answer (the engine wedged).
 // LOAD_PRODUCT_SPACE=1 writes into the table of the embedder the configuration selects (the table
-// the product opens in that data directory), under account "seed"; LOAD_FINAL_OPTIMIZE=0 leaves
+// the product opens in that data directory), under account 999999 (no account of the test's); LOAD_FINAL_OPTIMIZE=0 leaves
 // the last rounds' rows to the next maintenance.
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,7 +19,7 @@ const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 30);
 const CALL_DEADLINE_MS = Number(process.env.LOAD_CALL_DEADLINE_MS ?? 60_000);
 const FINAL_OPTIMIZE = process.env.LOAD_FINAL_OPTIMIZE !== '0';
 const PRODUCT_SPACE = process.env.LOAD_PRODUCT_SPACE === '1';
-const ACCOUNT = PRODUCT_SPACE ? 'seed' : '1';
+const ACCOUNT = PRODUCT_SPACE ? 999_999 : 1;
 let SPACE = { modelName: 'load', dimensions: 64 };
 const BATCH = 384;
 

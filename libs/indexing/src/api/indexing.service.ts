@@ -255,7 +255,7 @@ export class IndexingService {
     const foreign = unique.filter((n) => !owned.has(n));
     if (foreign.length) throw DomainError.forbidden('Every docset to delete must belong to your account');
     await this.stopRuns(await this.store.openRunsOfAccount(accountId, unique));
-    for (const name of unique) await this.search.deleteByDocSet(String(accountId), name);
+    for (const name of unique) await this.search.deleteByDocSet(accountId, name);
     const deletedDocumentCount = await this.store.deleteDocsets(accountId, unique);
     this.logger.log({ accountId, docSets: unique.length, deletedDocumentCount }, 'docsets deleted');
     return { message: 'Docsets deleted', docSetNames: unique, deletedDocumentCount };
@@ -319,7 +319,7 @@ export class IndexingService {
   /** Account deletion: stop every run, then remove the account's chunks, documents and runs. */
   async deleteAccountData(accountId: number): Promise<void> {
     await this.stopRuns(await this.store.openRunsOfAccount(accountId));
-    await this.search.deleteByAccount(String(accountId));
+    await this.search.deleteByAccount(accountId);
     const names = await this.docsets.knownDocsetNames(accountId, null);
     if (names.length) await this.store.deleteDocsets(accountId, names);
   }

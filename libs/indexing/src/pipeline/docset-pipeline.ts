@@ -104,7 +104,7 @@ export class DocsetPipeline {
         : await this.store.goneDocuments(run, REMOVAL_BATCH);
       if (!batch.length) break;
       for (const d of batch) {
-        await this.search.deleteByDocument(String(run.accountId), d.id, { signal });
+        await this.search.deleteByDocument(run.accountId, d.id, { signal });
         onProgress(removed);
       }
       await this.store.deleteDocuments(batch.map((d) => d.id));

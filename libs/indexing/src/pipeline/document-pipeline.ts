@@ -53,7 +53,7 @@ export function chunkRecords(
   generation: number,
 ): ChunkRecord[] {
   return chunks.map((c, i) => ({
-    accountId: String(doc.accountId),
+    accountId: doc.accountId,
     docSetName: doc.docSetName,
     documentId: doc.id,
     fileName: doc.fileName,
@@ -267,7 +267,7 @@ export class DocumentPipeline {
         if (now) {
           await this.dropUnservedChunks(now, signal);
           await this.store.clearChunkCount(doc.id);
-        } else await this.search.deleteByDocument(String(doc.accountId), doc.id, { signal }); // removed meanwhile
+        } else await this.search.deleteByDocument(doc.accountId, doc.id, { signal }); // removed meanwhile
         return false;
       }
       o.onProgress?.(next);
@@ -298,12 +298,7 @@ export class DocumentPipeline {
     retireServed: boolean,
   ): Promise<boolean> {
     if (retireServed && doc.servedGeneration !== null && doc.servedChunkCount !== null)
-      await this.search.deleteChunks(
-        String(doc.accountId),
-        doc.id,
-        doc.servedGeneration,
-        doc.servedChunkCount,
-      );
+      await this.search.deleteChunks(doc.accountId, doc.id, doc.servedGeneration, doc.servedChunkCount);
     const done = await this.store.completeDocument(
       doc.id,
       runId,
@@ -340,7 +335,7 @@ export class DocumentPipeline {
    */
   private async dropUnservedChunks(doc: DocumentRow, signal?: AbortSignal): Promise<void> {
     if (doc.chunkCount === null) return;
-    const accountId = String(doc.accountId);
+    const accountId = doc.accountId;
     if (doc.servedGeneration === null) await this.search.deleteByDocument(accountId, doc.id, { signal });
     else if (doc.chunkGeneration !== doc.servedGeneration)
       await this.search.deleteChunks(accountId, doc.id, doc.chunkGeneration, doc.chunkCount, { signal });

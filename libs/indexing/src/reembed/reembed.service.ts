@@ -95,7 +95,7 @@ export class ReembedService {
 
   /** Writes one document's chunks into the current index; null when it changed meanwhile. */
   private async reembedDocument(doc: DocumentRow, signal?: AbortSignal): Promise<number | null> {
-    const accountId = String(doc.accountId);
+    const accountId = doc.accountId;
     const { context, chunks } = prepareDocument({
       fileName: doc.fileName,
       title: doc.title,

@@ -238,7 +238,7 @@ export class AskService {
     const found = await Promise.all(
       absent.map(async (t) => {
         const r = await this.index.search({
-          accountId: String(asker.accountId),
+          accountId: asker.accountId,
           docSetNames: cmd.docSetNames,
           text: t,
           limit: 1,
@@ -265,7 +265,7 @@ export class AskService {
     const depth = this.reranker ? Math.min(Math.max(limit * RERANK_DEPTH, 20), RERANK_MAX_CANDIDATES) : limit;
     const diversity = scope === 'single' ? undefined : { perDocument: SEVERAL_DOCUMENTS_PER_DOCUMENT };
     const hits = await this.index.search({
-      accountId: String(asker.accountId),
+      accountId: asker.accountId,
       docSetNames: cmd.docSetNames,
       text: query,
       vector,

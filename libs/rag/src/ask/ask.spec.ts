@@ -4,7 +4,7 @@ import { UsageMeter } from './usage';
 
 const chunk = (documentId: string, pageNumber: string, fileName = `${documentId}.pdf`): StoredChunk => ({
   id: `${documentId}:${pageNumber}`,
-  accountId: '1',
+  accountId: 1,
   docSetName: 'd',
   documentId,
   fileName,
