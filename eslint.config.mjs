@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import boundaries from 'eslint-plugin-boundaries';
 import layering from './scripts/lint/layering.js';
+import browserGlobals from './scripts/lint/browser-globals.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'test/infra/elasticsearch/target/**'] },
@@ -57,6 +58,8 @@ export default tseslint.config(
       ],
     },
   },
+  // Server code never uses browser globals (the widget's DOM types are visible program-wide).
+  browserGlobals.browserGlobalsConfig,
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', '**/*.spec.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-require-imports': 'off' },

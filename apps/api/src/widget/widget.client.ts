@@ -1,7 +1,30 @@
-// eslint-disable-next-line @typescript-eslint/ban-ts-comment -- see below
-// @ts-nocheck -- browser code (DOM), not type-checked against Node's libs. widget.script.ts serves
-// this function's source text as /widget.js, so it must stay self-contained: no imports, no
-// references to anything outside its body, plain ES2020 that every current browser runs.
+// Browser code, type-checked against the DOM library (the references below; lint forbids DOM
+// globals everywhere else). widget.script.ts serves this function's compiled text as /widget.js,
+// so its body must stay self-contained: no value imports, no references to any value outside its
+// body, plain ES2020 that every current browser runs. Types are erased, so the types below and the
+// type-only import are free to use.
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import type { ChatbotCitation, ChatbotEvent } from '@docqa/chatbot';
+
+/** Attributes of `el`: `text` and `className` set those properties; `true` adds an empty attribute, `false`/null/undefined none. */
+interface ElementAttrs {
+  text?: string;
+  className?: string;
+  [attribute: string]: string | boolean | null | undefined;
+}
+
+/** The JSON `data:` of one answer-stream event of that `event:` name (ChatbotEvent's `type`). */
+type EventData<T extends ChatbotEvent['type']> = Extract<ChatbotEvent, { type: T }>;
+
+/** An `error` event, or another surface's error body (`{ message }`) should one arrive. */
+type ErrorData = Partial<EventData<'error'>> & { message?: string };
+
+/** A turn of `past_messages` (chatbot API). */
+interface PastMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
 
 /**
  * The embeddable chat widget. Reads its settings from the `<script>` tag that loaded it
@@ -11,7 +34,7 @@
  * (`POST /api/v1/support_emails`). Accessible: labelled controls, answers in an aria-live log,
  * Enter sends, Shift+Enter adds a line, Escape closes.
  */
-export function docqaWidget(win, doc, script) {
+export function docqaWidget(win: Window, doc: Document, script: HTMLScriptElement | null): void {
   if (!script || script.dataset.docqaWidgetLoaded) return;
   script.dataset.docqaWidgetLoaded = 'true';
   const key = (script.dataset.key || '').trim();
@@ -68,12 +91,16 @@ textarea, input { width: 100%; font: inherit; padding: 8px; border: 1px solid #8
   const shadow = host.attachShadow({ mode: 'open' });
   const uid = 'docqa-' + Math.random().toString(36).slice(2, 8);
 
-  function el(tag, attrs, children) {
+  function el<K extends keyof HTMLElementTagNameMap>(
+    tag: K,
+    attrs?: ElementAttrs,
+    children?: Node[],
+  ): HTMLElementTagNameMap[K] {
     const node = doc.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v === false || v === null || v === undefined) continue;
-      if (k === 'text') node.textContent = v;
-      else if (k === 'className') node.className = v;
+      if (k === 'text') node.textContent = v as string;
+      else if (k === 'className') node.className = v as string;
       else node.setAttribute(k, v === true ? '' : String(v));
     }
     for (const c of children || []) node.appendChild(c);
@@ -158,7 +185,7 @@ textarea, input { width: 100%; font: inherit; padding: 8px; border: 1px solid #8
   shadow.appendChild(style);
   shadow.appendChild(root);
 
-  const history = [];
+  const history: PastMessage[] = [];
   let busy = false;
 
   function open() {
@@ -173,24 +200,24 @@ textarea, input { width: 100%; font: inherit; padding: 8px; border: 1px solid #8
     launcher.setAttribute('aria-expanded', 'false');
     launcher.focus();
   }
-  function showSupport(show) {
+  function showSupport(show: boolean) {
     supportForm.hidden = !show;
     askForm.hidden = show;
     supportBtn.setAttribute('aria-pressed', show ? 'true' : 'false');
     (show ? supportMsg : question).focus();
   }
-  function addMessage(kind, text) {
+  function addMessage(kind: string, text: string) {
     const m = el('div', { className: 'msg ' + kind }, [el('div', { className: 'text', text: text || '' })]);
     log.appendChild(m);
     log.scrollTop = log.scrollHeight;
     return m;
   }
-  function showError(bubble, message) {
+  function showError(bubble: HTMLElement, message: string) {
     bubble.className = 'msg error';
     bubble.setAttribute('role', 'alert');
-    bubble.querySelector('.text').textContent = message;
+    bubble.querySelector('.text')!.textContent = message;
   }
-  function renderCitations(bubble, citations) {
+  function renderCitations(bubble: HTMLElement, citations: ChatbotCitation[] | undefined) {
     const old = bubble.querySelector('.citations');
     if (old) old.remove();
     if (!citations || !citations.length) return;
@@ -204,7 +231,7 @@ textarea, input { width: 100%; font: inherit; padding: 8px; border: 1px solid #8
     }
     bubble.appendChild(list);
   }
-  async function errorText(res) {
+  async function errorText(res: Response) {
     try {
       const body = await res.json();
       if (body && typeof body.error === 'string') return body.error;
@@ -217,13 +244,13 @@ textarea, input { width: 100%; font: inherit; padding: 8px; border: 1px solid #8
     return { Authorization: 'Bearer ' + key, 'Content-Type': 'application/json' };
   }
 
-  async function ask(text) {
+  async function ask(text: string) {
     busy = true;
     sendBtn.disabled = true;
     addMessage('user', text);
     const bubble = addMessage('bot streaming', '');
     bubble.setAttribute('aria-busy', 'true');
-    const textNode = bubble.querySelector('.text');
+    const textNode = bubble.querySelector('.text')!;
     let markdown = '';
     try {
       const res = await fetch(apiBase + '/api/v1/chatbot/ask_question', {
@@ -244,33 +271,36 @@ textarea, input { width: 100%; font: inherit; padding: 8px; border: 1px solid #8
       const decoder = new TextDecoder();
       let buffer = '';
       let finished = false;
-      const handle = (event, data) => {
-        let payload;
+      const handle = (event: string, data: string) => {
+        let payload: unknown;
         try {
           payload = JSON.parse(data);
         } catch {
           return;
         }
         if (event === 'delta') {
-          markdown += payload.text;
+          markdown += (payload as EventData<'delta'>).text;
           textNode.textContent = markdown;
           log.scrollTop = log.scrollHeight;
         } else if (event === 'citations') {
-          renderCitations(bubble, payload.citations);
+          renderCitations(bubble, (payload as EventData<'citations'>).citations);
         } else if (event === 'done') {
           finished = true;
           bubble.classList.remove('streaming');
           // Sanitised by the service (format html): no script or event handler survives.
-          textNode.innerHTML = payload.answer;
+          textNode.innerHTML = (payload as EventData<'done'>).answer;
           for (const a of textNode.querySelectorAll('a')) {
             a.setAttribute('target', '_blank');
             a.setAttribute('rel', 'noopener noreferrer');
           }
-          renderCitations(bubble, payload.citations);
+          renderCitations(bubble, (payload as EventData<'done'>).citations);
           history.push({ role: 'user', content: text }, { role: 'assistant', content: markdown });
         } else if (event === 'error') {
           finished = true;
-          showError(bubble, payload.error || payload.message || 'The answer failed.');
+          showError(
+            bubble,
+            (payload as ErrorData).error || (payload as ErrorData).message || 'The answer failed.',
+          );
         }
       };
       for (;;) {
@@ -282,7 +312,7 @@ textarea, input { width: 100%; font: inherit; padding: 8px; border: 1px solid #8
           const block = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
           let event = 'message';
-          const data = [];
+          const data: string[] = [];
           for (const line of block.split('\n')) {
             if (line.startsWith('event:')) event = line.slice(6).trim();
             else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
@@ -314,7 +344,7 @@ textarea, input { width: 100%; font: inherit; padding: 8px; border: 1px solid #8
     supportSend.disabled = true;
     supportStatus.textContent = 'Sending…';
     try {
-      const body = { message };
+      const body: { message: string; sender_email?: string } = { message };
       if (supportEmail.value.trim()) body.sender_email = supportEmail.value.trim();
       const res = await fetch(apiBase + '/api/v1/support_emails', {
         method: 'POST',
