@@ -1,11 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
+import { NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, TOKEN_DOCSETS_MAX, TOKEN_NAME_MAX } from '@docqa/accounts';
 import { AccountErrorDto } from '../common/api-dtos';
 
 /**
- * OpenAPI shapes of the Account API. Request bodies are parsed and validated in libs/accounts
- * (`commands.ts`) so that validation failures are 422 with `errors` by field; these classes only
- * document the wire format.
+ * OpenAPI shapes of the Account API. Its one validation approach is the parsers of libs/accounts
+ * (`commands.ts`: 400 for a missing wrapper, 422 with `errors` by field); these classes only
+ * document the wire format, carry no class-validator rule, and state every limit with the
+ * parser's own constant (docs/conventions.md "Validation: one approach per wire format").
  */
 
 const ERROR_TEXT: Record<number, string> = {
@@ -34,11 +36,11 @@ export function AccountErrors(
 export class RegisterUserFieldsDto {
   @ApiProperty({ example: 'ada@example.com', description: 'Valid address, unique (case-insensitive).' })
   email: string;
-  @ApiProperty({ minLength: 8, maxLength: 128, example: 'correct horse battery' })
+  @ApiProperty({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, example: 'correct horse battery' })
   password: string;
   @ApiProperty({ description: 'Must equal `password`.', example: 'correct horse battery' })
   password_confirmation: string;
-  @ApiPropertyOptional({ maxLength: 100, example: 'Ada Lovelace' })
+  @ApiPropertyOptional({ maxLength: NAME_MAX, example: 'Ada Lovelace' })
   name?: string;
   @ApiPropertyOptional({
     description: 'Required (true) when REQUIRE_TERMS_OF_SERVICE is set.',
@@ -104,7 +106,7 @@ export class ProfileDto {
 
 export class ChangePasswordFieldsDto {
   @ApiProperty() current_password: string;
-  @ApiProperty({ minLength: 8, maxLength: 128 }) password: string;
+  @ApiProperty({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }) password: string;
   @ApiProperty({ description: 'Must equal `password`.' }) password_confirmation: string;
 }
 
@@ -132,7 +134,7 @@ export class AccountDto {
 }
 
 export class CreateAccountDto {
-  @ApiProperty({ maxLength: 100, example: 'Research team' }) name: string;
+  @ApiProperty({ maxLength: NAME_MAX, example: 'Research team' }) name: string;
 }
 
 export class TokenDto {
@@ -155,11 +157,12 @@ export class TokenDto {
 }
 
 export class CreateTokenDto {
-  @ApiProperty({ maxLength: 100, example: 'CI read-only' }) name: string;
+  @ApiProperty({ maxLength: TOKEN_NAME_MAX, example: 'CI read-only' }) name: string;
   @ApiPropertyOptional({ description: 'Read-and-ask only (no indexing, deletion or account changes).' })
   read_only?: boolean;
   @ApiPropertyOptional({
     type: [String],
+    maxItems: TOKEN_DOCSETS_MAX,
     description: 'Limit the token to these docsets.',
     example: ['handbook'],
   })

@@ -1,11 +1,19 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, ApiResponse } from '@nestjs/swagger';
-import { PAST_MESSAGES_USED, SUPPORT_MESSAGE_MAX } from '@docqa/chatbot';
+import {
+  KEY_NAME_MAX,
+  PAST_MESSAGE_MAX,
+  PAST_MESSAGES_USED,
+  QUESTION_MAX,
+  SUPPORT_MESSAGE_MAX,
+} from '@docqa/chatbot';
 import { AccountErrorDto } from '../common/api-dtos';
 
 /**
- * OpenAPI shapes of the chatbot surface. Bodies are parsed and validated in libs/chatbot
- * (`commands.ts`); these classes document the wire format.
+ * OpenAPI shapes of the chatbot surface. Its one validation approach is the parsers of
+ * libs/chatbot (`commands.ts`); these classes only document the wire format, carry no
+ * class-validator rule, and state every limit with the parser's own constant
+ * (docs/conventions.md "Validation: one approach per wire format").
  */
 
 const ERROR_TEXT: Record<number, string> = {
@@ -34,12 +42,12 @@ export function ChatbotErrors(
 export class ChatbotMessageDto {
   @ApiProperty({ enum: ['user', 'assistant'] })
   role: 'user' | 'assistant';
-  @ApiProperty({ maxLength: 20000 })
+  @ApiProperty({ maxLength: PAST_MESSAGE_MAX })
   content: string;
 }
 
 export class AskQuestionDto {
-  @ApiProperty({ maxLength: 4000, example: 'How long do refunds take?' })
+  @ApiProperty({ maxLength: QUESTION_MAX, example: 'How long do refunds take?' })
   question: string;
   @ApiPropertyOptional({
     type: [ChatbotMessageDto],
@@ -197,7 +205,7 @@ export class ChatbotKeyDto {
 }
 
 export class CreateChatbotKeyDto {
-  @ApiPropertyOptional({ maxLength: 100, default: 'Chatbot key' })
+  @ApiPropertyOptional({ maxLength: KEY_NAME_MAX, default: 'Chatbot key' })
   name?: string;
   @ApiPropertyOptional({
     nullable: true,
@@ -210,7 +218,7 @@ export class CreateChatbotKeyDto {
 }
 
 export class UpdateChatbotKeyDto {
-  @ApiPropertyOptional({ maxLength: 100 })
+  @ApiPropertyOptional({ maxLength: KEY_NAME_MAX })
   name?: string;
   @ApiPropertyOptional({ nullable: true, type: String, description: 'null removes the origin lock.' })
   allowed_origin?: string | null;

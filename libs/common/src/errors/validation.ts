@@ -45,9 +45,11 @@ function flatten(errors: ValidationError[], parent = ''): Record<string, string[
 }
 
 /**
- * DTO validation for every surface: unknown fields rejected, the first failing field named in
- * `field` (Document API) and all of them in `errors` (Account API), each with the message of the
- * rule that failed (every rule is evaluated, then `messageOf` picks the one to report).
+ * DTO validation (the Document API's approach; the Account and chatbot surfaces parse raw bodies
+ * in their libs instead, docs/conventions.md): unknown fields rejected, the first failing field
+ * named in `field` and all of them in `errors` (rendered per surface by the exception filter),
+ * each with the message of the rule that failed (every rule is evaluated, then `messageOf` picks
+ * the one to report).
  */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
