@@ -259,7 +259,10 @@ describe('Account API: registration, profile, password, accounts', () => {
     });
 
     it('is 401 without a valid token', async () => {
-      for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Basic abc' }]) {
+      for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Basic abc' }] as Record<
+        string,
+        string
+      >[]) {
         const res = await app.client.get('/api/v1/me', { headers });
         expect(res.status).toBe(401);
         expect(Object.keys(res.body)).toEqual(['error']);

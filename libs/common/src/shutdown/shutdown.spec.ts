@@ -1,6 +1,6 @@
 import { handleShutdownSignals, ShutdownTracker } from './shutdown';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function harness(stop: (tracker: ShutdownTracker) => Promise<void>, timeoutMs: number) {
   const tracker = new ShutdownTracker();
