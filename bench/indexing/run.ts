@@ -21,7 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { loadConfig } from '@docqa/common';
-import { DocsetPipeline, DocumentPipeline, IndexingService, IndexingStore } from '@docqa/indexing';
+import { DocsetPipeline, DocumentPipeline, IndexingService, RunStore } from '@docqa/indexing';
 import { Embedder, EMBEDDER, OnnxEmbedder } from '@docqa/llm';
 import { SourceCredentialsCipher } from '@docqa/sources';
 import { startWorker } from '../../apps/worker/src/main';
@@ -158,7 +158,7 @@ async function main() {
     const app = await startWorker(cfg);
     started.unshift({ stop: () => app.close() });
     const indexing = app.get(IndexingService, { strict: false });
-    const store = app.get(IndexingStore, { strict: false });
+    const runStore = app.get(RunStore, { strict: false });
     const docset = app.get(DocsetPipeline, { strict: false });
     const document = app.get(DocumentPipeline, { strict: false });
     const cipher = app.get(SourceCredentialsCipher, { strict: false });
@@ -253,7 +253,7 @@ async function main() {
       const docSetName = `direct-${round}`;
       const runId = randomUUID();
       const t0 = performance.now();
-      await store.insertRun({
+      await runStore.insertRun({
         id: runId,
         accountId,
         docSetName,

@@ -5,7 +5,10 @@ import { IndexingAccountDeletionHook } from './api/account-deletion.hook';
 import { IndexingService } from './api/indexing.service';
 import { DocumentExtractor } from './extraction/extractor';
 import { PdfExtractor } from './extraction/pdf-extractor';
-import { IndexingStore } from './persistence/indexing.store';
+import { DocumentLifecycleStore } from './persistence/document-lifecycle.store';
+import { EmbeddingSpaceStore } from './persistence/embedding-space.store';
+import { RunPlanningStore } from './persistence/run-planning.store';
+import { RunStore } from './persistence/run.store';
 import { DocsetPipeline } from './pipeline/docset-pipeline';
 import { DocumentPipeline } from './pipeline/document-pipeline';
 import { EmbeddingSpaceCheck } from './reembed/embedding-space.check';
@@ -20,7 +23,10 @@ import { DocumentSummarizer } from './summary/summarizer';
 @Module({
   imports: [CatalogModule, SourcesModule],
   providers: [
-    IndexingStore,
+    RunStore,
+    RunPlanningStore,
+    DocumentLifecycleStore,
+    EmbeddingSpaceStore,
     RunCredentials,
     { provide: PdfExtractor, useFactory: () => new PdfExtractor() },
     DocumentExtractor,

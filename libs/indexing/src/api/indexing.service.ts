@@ -29,7 +29,8 @@ import {
   IndexDocsetWorkflow,
   SEARCH_ATTRIBUTE_KEYS,
 } from '@docqa/workflow-contract';
-import { IndexingStore, RunOptions, RunRow } from '../persistence/indexing.store';
+import { DocumentLifecycleStore } from '../persistence/document-lifecycle.store';
+import { RunOptions, RunRow, RunStore } from '../persistence/run.store';
 import { isUniqueViolation } from '../persistence/sql';
 import { LISTING_PAGE_SIZE } from '../pipeline/docset-pipeline';
 import {
@@ -106,7 +107,8 @@ export class IndexingService {
   private readonly logger = new Logger('IndexingService');
 
   constructor(
-    private readonly store: IndexingStore,
+    private readonly runs: RunStore,
+    private readonly documentStore: DocumentLifecycleStore,
     private readonly docsets: DocsetCatalog,
     private readonly documents: DocumentCatalog,
     private readonly connectors: SourceConnectorRegistry,
@@ -154,7 +156,7 @@ export class IndexingService {
     if (cmd.async) return ack;
 
     await handle.result().catch(() => undefined);
-    const run = await this.store.getRun(runId);
+    const run = await this.runs.getRun(runId);
     const status = (run?.status === 'RUNNING' ? 'FAILED' : (run?.status ?? 'FAILED')) as RunOutcome;
     const message =
       status === 'COMPLETED'
@@ -185,7 +187,7 @@ export class IndexingService {
   }
 
   async cancel(accountId: number, docSetName: string): Promise<IndexAck> {
-    const run = await this.store.openRun(accountId, docSetName);
+    const run = await this.runs.openRun(accountId, docSetName);
     if (!run)
       throw new DomainError(ErrorCode.CONFLICT, `No indexing run is in progress for docset "${docSetName}"`, {
         docSetName,
@@ -194,7 +196,7 @@ export class IndexingService {
       await this.temporal.workflow.getHandle(run.workflowId).cancel();
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
-      await this.store.finishRun(run.id, 'CANCELLED', null, {});
+      await this.runs.finishRun(run.id, 'CANCELLED', null, {});
     }
     this.logger.log({ accountId, runId: run.id }, 'indexing run cancellation requested');
     return { message: 'Cancellation requested', docSetName, jobId: run.id };
@@ -213,7 +215,7 @@ export class IndexingService {
         `Only a document in ERROR can be retried; this one is ${doc.status}`,
         { status: doc.status },
       );
-    const previous = doc.lastRunId ? await this.store.getRun(doc.lastRunId) : null;
+    const previous = doc.lastRunId ? await this.runs.getRun(doc.lastRunId) : null;
     const credentials = previous?.credentialsEnc
       ? this.cipher.decrypt(previous.credentialsEnc, previous.id)
       : undefined;
@@ -237,7 +239,7 @@ export class IndexingService {
         summaryModel: previous?.summaryModel ?? null,
       },
       async (m) => {
-        if (!(await this.store.resetForRetry(m, accountId, documentId, runId)))
+        if (!(await this.documentStore.resetForRetry(m, accountId, documentId, runId)))
           throw new DomainError(ErrorCode.CONFLICT, 'Only a document in ERROR can be retried');
       },
     );
@@ -254,9 +256,9 @@ export class IndexingService {
     const owned = new Set(await this.docsets.knownDocsetNames(accountId, unique));
     const foreign = unique.filter((n) => !owned.has(n));
     if (foreign.length) throw DomainError.forbidden('Every docset to delete must belong to your account');
-    await this.stopRuns(await this.store.openRunsOfAccount(accountId, unique));
+    await this.stopRuns(await this.runs.openRunsOfAccount(accountId, unique));
     for (const name of unique) await this.search.deleteByDocSet(String(accountId), name);
-    const deletedDocumentCount = await this.store.deleteDocsets(accountId, unique);
+    const deletedDocumentCount = await this.documentStore.deleteDocsets(accountId, unique);
     this.logger.log({ accountId, docSets: unique.length, deletedDocumentCount }, 'docsets deleted');
     return { message: 'Docsets deleted', docSetNames: unique, deletedDocumentCount };
   }
@@ -269,7 +271,7 @@ export class IndexingService {
   ): Promise<IndexingProgress> {
     const [counts, run] = await Promise.all([
       this.docsets.statusCounts(accountId, docSetName, folder),
-      this.store.openRun(accountId, docSetName),
+      this.runs.openRun(accountId, docSetName),
     ]);
     return progressOf(counts, run !== null);
   }
@@ -277,8 +279,8 @@ export class IndexingService {
   async summary(accountId: number, allowed: (docSetName: string) => boolean): Promise<IndexingSummary> {
     const [docsets, runs, open] = await Promise.all([
       this.docsets.statusByDocset(accountId),
-      this.store.lastRuns(accountId),
-      this.store.openRunsOfAccount(accountId),
+      this.runs.lastRuns(accountId),
+      this.runs.openRunsOfAccount(accountId),
     ]);
     const lastRun = new Map(runs.map((r) => [r.docSetName, r]));
     const openNames = new Set(open.map((r) => r.docSetName));
@@ -318,10 +320,10 @@ export class IndexingService {
 
   /** Account deletion: stop every run, then remove the account's chunks, documents and runs. */
   async deleteAccountData(accountId: number): Promise<void> {
-    await this.stopRuns(await this.store.openRunsOfAccount(accountId));
+    await this.stopRuns(await this.runs.openRunsOfAccount(accountId));
     await this.search.deleteByAccount(String(accountId));
     const names = await this.docsets.knownDocsetNames(accountId, null);
-    if (names.length) await this.store.deleteDocsets(accountId, names);
+    if (names.length) await this.documentStore.deleteDocsets(accountId, names);
   }
 
   // ---- internals ----
@@ -398,8 +400,8 @@ export class IndexingService {
     const row = { ...r, accountId, docSetName, workflowId: docsetWorkflowId(accountId, docSetName) };
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.store.transaction(async (m) => {
-          await this.store.insertRun(row, m);
+        await this.runs.transaction(async (m) => {
+          await this.runs.insertRun(row, m);
           await alsoInTransaction?.(m);
         });
         return;
@@ -412,7 +414,7 @@ export class IndexingService {
 
   /** Closes a RUNNING row whose workflow is no longer running; true if it did. */
   private async closeIfStale(accountId: number, docSetName: string): Promise<boolean> {
-    const open = await this.store.openRun(accountId, docSetName);
+    const open = await this.runs.openRun(accountId, docSetName);
     if (!open) return true;
     if (Date.now() - new Date(open.createdAt).getTime() < STALE_RUN_MS) return false;
     try {
@@ -422,7 +424,7 @@ export class IndexingService {
       if (!(err instanceof WorkflowNotFoundError)) return false;
     }
     this.logger.warn({ accountId, runId: open.id }, 'closing a run whose workflow is no longer running');
-    await this.store.finishRun(open.id, 'FAILED', 'The run ended without recording its outcome', {});
+    await this.runs.finishRun(open.id, 'FAILED', 'The run ended without recording its outcome', {});
     return true;
   }
 
@@ -481,7 +483,7 @@ export class IndexingService {
       }
     } catch (err) {
       const conflict = err instanceof WorkflowExecutionAlreadyStartedError;
-      await this.store.finishRun(
+      await this.runs.finishRun(
         runId,
         'FAILED',
         conflict ? 'Another run was already open' : 'The run could not be started',
@@ -528,7 +530,7 @@ export class IndexingService {
         } catch (err) {
           if (!(err instanceof WorkflowNotFoundError)) throw err;
         }
-        await this.store.finishRun(run.id, 'CANCELLED', null, {});
+        await this.runs.finishRun(run.id, 'CANCELLED', null, {});
       }),
     );
   }
