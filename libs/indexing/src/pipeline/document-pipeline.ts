@@ -78,7 +78,7 @@ export function chunkRecords(
 @Injectable()
 export class DocumentPipeline {
   constructor(
-    private readonly documents: DocumentLifecycleStore,
+    private readonly store: DocumentLifecycleStore,
     private readonly runs: RunStore,
     private readonly credentials: RunCredentials,
     private readonly extractor: DocumentExtractor,
@@ -95,7 +95,7 @@ export class DocumentPipeline {
   async extract(documentId: string, runId: string, signal?: AbortSignal): Promise<ExtractResult> {
     const r = await this.read(documentId, runId, signal);
     if (r.kind !== 'extracted') return r.result;
-    await this.documents.savePages(documentId, r.pages, r.meta);
+    await this.store.savePages(documentId, r.pages, r.meta);
     return { gone: false, pageCount: r.pages.length, unchanged: false };
   }
 
@@ -127,12 +127,12 @@ export class DocumentPipeline {
       pages: pages.map((text, i) => ({ pageNumber: i + 1, text: stripNul(text) })),
     });
     if (chunks.length > o.maxChunks) {
-      await this.documents.savePages(documentId, pages, meta);
+      await this.store.savePages(documentId, pages, meta);
       return { outcome: 'large', pageCount: pages.length };
     }
     const generation = doc.servedGeneration === null ? 0 : doc.servedGeneration + 1;
     await this.dropUnservedChunks(doc, signal);
-    await this.documents.savePages(documentId, pages, meta, { count: chunks.length, generation });
+    await this.store.savePages(documentId, pages, meta, { count: chunks.length, generation });
     const written = await this.writeChunks(doc, runId, context, chunks, generation, 0, o);
     if (!written) return { outcome: 'gone' };
     // `doc` is the row read before the write: the generation written is always a new one
@@ -145,7 +145,7 @@ export class DocumentPipeline {
    * with the worker): report it complete rather than skipped.
    */
   private async completedEarlier(documentId: string, runId: string): Promise<SmallDocumentResult> {
-    const doc = await this.documents.getDocument(documentId);
+    const doc = await this.store.getDocument(documentId);
     if (doc?.lastRunId === runId && doc.status === 'COMPLETE' && doc.chunkCount !== null)
       return { outcome: 'complete', pageCount: doc.pageCount ?? 0, chunkCount: doc.chunkCount };
     return { outcome: 'gone' };
@@ -168,7 +168,7 @@ export class DocumentPipeline {
         meta: { contentHash: string; summary: string | null; sizeBytes: number; title: string | null };
       }
   > {
-    const doc = await this.documents.beginDocument(documentId, runId);
+    const doc = await this.store.beginDocument(documentId, runId);
     if (!doc) return { kind: 'done', result: { gone: true, pageCount: 0, unchanged: false } };
     const run = await this.runs.getRun(runId);
     if (!run) throw new RunGoneError('The run of this document no longer exists');
@@ -188,7 +188,7 @@ export class DocumentPipeline {
       doc.chunkCount !== null &&
       doc.servedGeneration === doc.chunkGeneration &&
       doc.pageCount !== null &&
-      (await this.documents.pageCountStored(documentId)) === doc.pageCount
+      (await this.store.pageCountStored(documentId)) === doc.pageCount
     ) {
       return {
         kind: 'done',
@@ -221,18 +221,18 @@ export class DocumentPipeline {
     runId: string,
     o: IndexChunksOptions = {},
   ): Promise<{ chunkCount: number } | null> {
-    const doc = await this.documents.getDocument(documentId);
+    const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return null;
     const { context, chunks } = prepareDocument({
       fileName: doc.fileName,
       title: doc.title,
-      pages: await this.documents.loadPages(documentId),
+      pages: await this.store.loadPages(documentId),
     });
     const generation = doc.servedGeneration === null ? 0 : doc.servedGeneration + 1;
     const next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
     if (next === 0) await this.dropUnservedChunks(doc, o.signal);
     if (doc.chunkCount !== chunks.length || doc.chunkGeneration !== generation)
-      await this.documents.setChunkCount(documentId, chunks.length, generation);
+      await this.store.setChunkCount(documentId, chunks.length, generation);
     if (!(await this.writeChunks(doc, runId, context, chunks, generation, next, o))) return null;
     return { chunkCount: chunks.length };
   }
@@ -265,11 +265,11 @@ export class DocumentPipeline {
       }
       await this.search.upsert(chunkRecords(doc, context, batch, vectors, generation), { signal });
       next += batch.length;
-      if (!(await this.documents.isIndexing(doc.id, runId))) {
-        const now = await this.documents.getDocument(doc.id);
+      if (!(await this.store.isIndexing(doc.id, runId))) {
+        const now = await this.store.getDocument(doc.id);
         if (now) {
           await this.dropUnservedChunks(now, signal);
-          await this.documents.clearChunkCount(doc.id);
+          await this.store.clearChunkCount(doc.id);
         } else await this.search.deleteByDocument(String(doc.accountId), doc.id, { signal }); // removed meanwhile
         return false;
       }
@@ -284,7 +284,7 @@ export class DocumentPipeline {
    * the update only applies to this run's INDEXING document).
    */
   async complete(documentId: string, runId: string, chunkCount: number): Promise<boolean> {
-    const doc = await this.documents.getDocument(documentId);
+    const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return false;
     // the row read after the write: a generation other than the served one was written
     return this.swapAndComplete(doc, runId, chunkCount, doc.servedGeneration !== doc.chunkGeneration);
@@ -307,7 +307,7 @@ export class DocumentPipeline {
         doc.servedGeneration,
         doc.servedChunkCount,
       );
-    const done = await this.documents.completeDocument(
+    const done = await this.store.completeDocument(
       doc.id,
       runId,
       chunkCount,
@@ -329,10 +329,10 @@ export class DocumentPipeline {
     reason: string | null,
     signal?: AbortSignal,
   ): Promise<void> {
-    const doc = await this.documents.getDocument(documentId);
+    const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status === 'COMPLETE') return;
     await this.dropUnservedChunks(doc, signal);
-    if (await this.documents.failDocument(documentId, runId, status, reason ? reason.slice(0, 1000) : null))
+    if (await this.store.failDocument(documentId, runId, status, reason ? reason.slice(0, 1000) : null))
       docqaMetrics.documentsIndexed.inc({ status });
   }
 
