@@ -21,7 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { loadConfig } from '@docqa/common';
-import { DocsetPipeline, DocumentPipeline, IndexingService, IndexingStore } from '@docqa/indexing';
+import { DocsetPipeline, DocumentPipeline, RunStore, StartIndexing } from '@docqa/indexing';
 import { Embedder, EMBEDDER, OnnxEmbedder } from '@docqa/llm';
 import { SourceCredentialsCipher } from '@docqa/sources';
 import { startWorker } from '../../apps/worker/src/main';
@@ -157,8 +157,8 @@ async function main() {
     });
     const app = await startWorker(cfg);
     started.unshift({ stop: () => app.close() });
-    const indexing = app.get(IndexingService, { strict: false });
-    const store = app.get(IndexingStore, { strict: false });
+    const startIndexing = app.get(StartIndexing, { strict: false });
+    const runStore = app.get(RunStore, { strict: false });
     const docset = app.get(DocsetPipeline, { strict: false });
     const document = app.get(DocumentPipeline, { strict: false });
     const cipher = app.get(SourceCredentialsCipher, { strict: false });
@@ -236,7 +236,7 @@ async function main() {
     async function viaTemporal(round: number, warmUp = false): Promise<Measure> {
       const docSetName = warmUp ? 'warm-up' : `temporal-${round}`;
       const t0 = performance.now();
-      const r = await indexing.startIndex(accountId, {
+      const r = await startIndexing.start(accountId, {
         docSetName,
         sourceType: 'S3',
         credentials: warmUp ? { ...credentials, prefix: 'warm/' } : credentials,
@@ -253,7 +253,7 @@ async function main() {
       const docSetName = `direct-${round}`;
       const runId = randomUUID();
       const t0 = performance.now();
-      await store.insertRun({
+      await runStore.insertRun({
         id: runId,
         accountId,
         docSetName,

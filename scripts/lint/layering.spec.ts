@@ -32,7 +32,7 @@ describe('import layering lint (docs/conventions.md)', () => {
     expect(
       await layeringErrors(
         'libs/db/src/index.ts',
-        "import { IndexingService } from '@docqa/indexing';\nexport { IndexingService };\n",
+        "import { StartIndexing } from '@docqa/indexing';\nexport { StartIndexing };\n",
       ),
     ).toEqual([expect.stringContaining('boundaries/dependencies: Wrong-way import')]);
     expect(
@@ -56,7 +56,7 @@ describe('import layering lint (docs/conventions.md)', () => {
     expect(
       await layeringErrors(
         'workflows/src/index.ts',
-        "import { IndexingService } from '@docqa/indexing';\nexport { IndexingService };\n",
+        "import { StartIndexing } from '@docqa/indexing';\nexport { StartIndexing };\n",
       ),
     ).toHaveLength(1);
   });
@@ -86,7 +86,7 @@ describe('import layering lint (docs/conventions.md)', () => {
     expect(
       await layeringErrors(
         'workflows/src/index.ts',
-        "import type { IndexingService } from '@docqa/indexing';\nimport { RUN_FAILURES } from '@docqa/workflow-contract';\nexport type X = IndexingService;\nexport { RUN_FAILURES };\n",
+        "import type { StartIndexing } from '@docqa/indexing';\nimport { RUN_FAILURES } from '@docqa/workflow-contract';\nexport type X = StartIndexing;\nexport { RUN_FAILURES };\n",
       ),
     ).toEqual([]);
     expect(

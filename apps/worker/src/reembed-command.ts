@@ -3,7 +3,14 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppConfig, ConfigModule } from '@docqa/common';
 import { DbModule } from '@docqa/db';
-import { IndexingStore, ReembedOptions, ReembedReport, ReembedService } from '@docqa/indexing';
+import {
+  DocumentLifecycleStore,
+  EmbeddingSpaceStore,
+  ReembedOptions,
+  ReembedReport,
+  ReembedService,
+  RunStore,
+} from '@docqa/indexing';
 import { LlmModule } from '@docqa/llm';
 import { SearchModule } from '@docqa/search';
 
@@ -15,7 +22,7 @@ import { SearchModule } from '@docqa/search';
 export async function runReembed(cfg: AppConfig, o: ReembedOptions): Promise<ReembedReport> {
   @Module({
     imports: [ConfigModule.forRoot(cfg), DbModule, LlmModule, SearchModule],
-    providers: [IndexingStore, ReembedService],
+    providers: [DocumentLifecycleStore, EmbeddingSpaceStore, RunStore, ReembedService],
   })
   class ReembedCommandModule {}
   const app = await NestFactory.createApplicationContext(ReembedCommandModule, {

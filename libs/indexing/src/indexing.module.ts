@@ -2,10 +2,21 @@ import { Module } from '@nestjs/common';
 import { CatalogModule } from '@docqa/catalog';
 import { SourcesModule } from '@docqa/sources';
 import { IndexingAccountDeletionHook } from './api/account-deletion.hook';
-import { IndexingService } from './api/indexing.service';
+import { CancelIndexing } from './api/cancel-indexing';
+import { CheckSource } from './api/check-source';
+import { DeleteDocsets } from './api/delete-docsets';
+import { IndexingStatus } from './api/indexing-status';
+import { IndexingWorkflowClient } from './api/indexing-workflow.client';
+import { RetryDocument } from './api/retry-document';
+import { RunLauncher } from './api/run-launcher';
+import { StaleRunRecovery } from './api/stale-run.recovery';
+import { StartIndexing } from './api/start-indexing';
 import { DocumentExtractor } from './extraction/extractor';
 import { PdfExtractor } from './extraction/pdf-extractor';
-import { IndexingStore } from './persistence/indexing.store';
+import { DocumentLifecycleStore } from './persistence/document-lifecycle.store';
+import { EmbeddingSpaceStore } from './persistence/embedding-space.store';
+import { RunPlanningStore } from './persistence/run-planning.store';
+import { RunStore } from './persistence/run.store';
 import { DocsetPipeline } from './pipeline/docset-pipeline';
 import { DocumentPipeline } from './pipeline/document-pipeline';
 import { EmbeddingSpaceCheck } from './reembed/embedding-space.check';
@@ -14,24 +25,47 @@ import { RunCredentials } from './pipeline/run-credentials';
 import { DocumentSummarizer } from './summary/summarizer';
 
 /**
- * Indexing: pipelines the worker's activities call, and the service behind the indexing API.
+ * Indexing: pipelines the worker's activities call, and the use cases behind the indexing API
+ * (one class per endpoint group, sharing RunLauncher and the one Temporal adapter, IndexingWorkflowClient).
  * Needs ConfigModule, DbModule, TemporalModule, SearchModule and LlmModule in the application.
  */
 @Module({
   imports: [CatalogModule, SourcesModule],
   providers: [
-    IndexingStore,
+    RunStore,
+    RunPlanningStore,
+    DocumentLifecycleStore,
+    EmbeddingSpaceStore,
     RunCredentials,
     { provide: PdfExtractor, useFactory: () => new PdfExtractor() },
     DocumentExtractor,
     DocumentSummarizer,
     DocsetPipeline,
     DocumentPipeline,
-    IndexingService,
+    IndexingWorkflowClient,
+    StaleRunRecovery,
+    RunLauncher,
+    StartIndexing,
+    CheckSource,
+    CancelIndexing,
+    RetryDocument,
+    DeleteDocsets,
+    IndexingStatus,
     IndexingAccountDeletionHook,
     ReembedService,
     EmbeddingSpaceCheck,
   ],
-  exports: [DocsetPipeline, DocumentPipeline, IndexingService, DocumentExtractor, ReembedService],
+  exports: [
+    DocsetPipeline,
+    DocumentPipeline,
+    StartIndexing,
+    CheckSource,
+    CancelIndexing,
+    RetryDocument,
+    DeleteDocsets,
+    IndexingStatus,
+    DocumentExtractor,
+    ReembedService,
+  ],
 })
 export class IndexingModule {}

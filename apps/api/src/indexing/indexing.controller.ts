@@ -18,7 +18,14 @@ import {
   isDocsetAllowed,
   RequireWrite,
 } from '@docqa/accounts';
-import { IndexingService } from '@docqa/indexing';
+import {
+  CancelIndexing,
+  CheckSource,
+  DeleteDocsets,
+  IndexingStatus,
+  RetryDocument,
+  StartIndexing,
+} from '@docqa/indexing';
 import { sharePointFolderFilter } from '@docqa/sources';
 import {
   DeleteDocsetsDto,
@@ -38,13 +45,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Indexing operations of the Document API ({api_url} = /api/v1/document_proxy). Thin: each
- * handler checks the token's scope and makes one call into IndexingService.
+ * handler checks the token's scope and makes one call into its use case (libs/indexing/src/api:
+ * StartIndexing, CheckSource, CancelIndexing, RetryDocument, DeleteDocsets, IndexingStatus).
  */
 @ApiTags('Document API: indexing')
 @Controller('api/v1/document_proxy')
 @ApiTokenAuth()
 export class IndexingController {
-  constructor(private readonly indexing: IndexingService) {}
+  constructor(
+    private readonly startIndexing: StartIndexing,
+    private readonly sourceCheck: CheckSource,
+    private readonly cancelIndexing: CancelIndexing,
+    private readonly retryDocument: RetryDocument,
+    private readonly docsetDeletion: DeleteDocsets,
+    private readonly status: IndexingStatus,
+  ) {}
 
   @Post('index')
   @RequireWrite()
@@ -64,7 +79,7 @@ export class IndexingController {
     assertDocsetsAllowed(auth, [dto.docSetName]);
     const async = dto.async ?? true;
     res.status(async ? 202 : 200);
-    return this.indexing.startIndex(auth.accountId, {
+    return this.startIndexing.start(auth.accountId, {
       docSetName: dto.docSetName,
       sourceType: dto.sourceType ?? 'S3',
       credentials: dto.credentials,
@@ -85,7 +100,7 @@ export class IndexingController {
   @IndexingErrors(400, 401, 403, 422, 503)
   checkSource(@CurrentAuth() auth: AuthContext, @Body() dto: SourceRequestDto) {
     assertDocsetsAllowed(auth, [dto.docSetName]);
-    return this.indexing.checkSource(auth.accountId, {
+    return this.sourceCheck.check(auth.accountId, {
       docSetName: dto.docSetName,
       sourceType: dto.sourceType ?? 'S3',
       credentials: dto.credentials,
@@ -106,7 +121,7 @@ export class IndexingController {
   @IndexingErrors(400, 401, 403, 409)
   cancel(@CurrentAuth() auth: AuthContext, @Param('docSetName') docSetName: string) {
     assertDocsetsAllowed(auth, [assertDocsetName(docSetName)]);
-    return this.indexing.cancel(auth.accountId, docSetName);
+    return this.cancelIndexing.cancel(auth.accountId, docSetName);
   }
 
   @Post('index/retry/:documentId')
@@ -122,7 +137,7 @@ export class IndexingController {
   @IndexingErrors(401, 403, 404, 409)
   retry(@CurrentAuth() auth: AuthContext, @Param('documentId') documentId: string) {
     if (!UUID.test(documentId)) throw DomainError.notFound('Document not found');
-    return this.indexing.retry(auth.accountId, documentId, (name) => isDocsetAllowed(auth, name));
+    return this.retryDocument.retry(auth.accountId, documentId, (name) => isDocsetAllowed(auth, name));
   }
 
   @Delete('index/docsets')
@@ -137,7 +152,7 @@ export class IndexingController {
   @IndexingErrors(400, 401, 403)
   deleteDocsets(@CurrentAuth() auth: AuthContext, @Body() dto: DeleteDocsetsDto) {
     assertDocsetsAllowed(auth, dto.docSetNames);
-    return this.indexing.deleteDocsets(auth.accountId, dto.docSetNames);
+    return this.docsetDeletion.deleteDocsets(auth.accountId, dto.docSetNames);
   }
 
   @Get('index/progress/:docSetName')
@@ -166,7 +181,7 @@ export class IndexingController {
     @Query() query: Record<string, unknown>,
   ) {
     assertDocsetsAllowed(auth, [assertDocsetName(docSetName)]);
-    return this.indexing.progress(auth.accountId, docSetName, sharePointFolderFilter(query));
+    return this.status.progress(auth.accountId, docSetName, sharePointFolderFilter(query));
   }
 
   @Get('documents/indexing-summary')
@@ -178,6 +193,6 @@ export class IndexingController {
   @ApiOkResponse({ type: IndexingSummaryDto })
   @IndexingErrors(401)
   summary(@CurrentAuth() auth: AuthContext) {
-    return this.indexing.summary(auth.accountId, (name) => isDocsetAllowed(auth, name));
+    return this.status.summary(auth.accountId, (name) => isDocsetAllowed(auth, name));
   }
 }

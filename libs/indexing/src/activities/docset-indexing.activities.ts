@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { RunStatus } from '@docqa/db';
-import { PlanCounts } from '../persistence/indexing.store';
+import { PlanCounts } from '../persistence/run-planning.store';
 import { DocsetPipeline, ListedPage } from '../pipeline/docset-pipeline';
 import { asActivity, runActivity } from './failures';
 

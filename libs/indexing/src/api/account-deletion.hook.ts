@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccountDeletionHook, AccountDeletionHookProvider } from '@docqa/accounts';
-import { IndexingService } from './indexing.service';
+import { DeleteDocsets } from './delete-docsets';
 
 /**
  * Before an account is deleted: cancel its indexing runs (waiting for them to stop) and remove its
@@ -9,9 +9,9 @@ import { IndexingService } from './indexing.service';
 @AccountDeletionHookProvider()
 @Injectable()
 export class IndexingAccountDeletionHook implements AccountDeletionHook {
-  constructor(private readonly indexing: IndexingService) {}
+  constructor(private readonly deleteDocsets: DeleteDocsets) {}
 
   beforeAccountDeleted(accountId: number): Promise<void> {
-    return this.indexing.deleteAccountData(accountId);
+    return this.deleteDocsets.deleteAccountData(accountId);
   }
 }

@@ -21,3 +21,8 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const name = e?.constraint ?? e?.driverError?.constraint;
   return code === '23505' && (!constraint || name === constraint);
 }
+
+/** Postgres text cannot hold NUL characters (some PDFs produce them). */
+export function stripNul(s: string): string {
+  return s.includes('\u0000') ? s.split('\u0000').join('') : s;
+}

@@ -2,7 +2,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { RunStatus } from '@docqa/db';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { fileTypeOf, isIncremental, SourceSync, SyncRun } from '@docqa/sources';
-import { IndexingStore, PlanCounts, RunRow } from '../persistence/indexing.store';
+import { DocumentLifecycleStore } from '../persistence/document-lifecycle.store';
+import { PlanCounts, RunPlanningStore } from '../persistence/run-planning.store';
+import { RunRow, RunStore } from '../persistence/run.store';
 import { RunGoneError, SourceEmptyError } from './pipeline-errors';
 import { RunCredentials } from './run-credentials';
 
@@ -24,7 +26,9 @@ export class DocsetPipeline {
   private readonly logger = new Logger('DocsetPipeline');
 
   constructor(
-    private readonly store: IndexingStore,
+    private readonly runs: RunStore,
+    private readonly planning: RunPlanningStore,
+    private readonly documents: DocumentLifecycleStore,
     private readonly credentials: RunCredentials,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
     private readonly sync: SourceSync,
@@ -43,7 +47,7 @@ export class DocsetPipeline {
   }
 
   async run(runId: string): Promise<RunRow> {
-    const run = await this.store.getRun(runId);
+    const run = await this.runs.getRun(runId);
     if (!run) throw new RunGoneError(`Index run ${runId} no longer exists`);
     return run;
   }
@@ -61,7 +65,7 @@ export class DocsetPipeline {
     const wanted = page.objects
       .map((o) => ({ ...o, fileType: fileTypeOf(o.fileName) }))
       .filter((o): o is typeof o & { fileType: string } => o.fileType !== null && types.has(o.fileType));
-    await this.store.stageListing(run.id, wanted);
+    await this.planning.stageListing(run.id, wanted);
     return {
       staged: wanted.length,
       ignored: page.objects.length - wanted.length,
@@ -69,22 +73,22 @@ export class DocsetPipeline {
     };
   }
 
-  /** Diffs the staged listing against the docset (see IndexingStore.plan). */
+  /** Diffs the staged listing against the docset (see RunPlanningStore.plan). */
   async plan(runId: string): Promise<PlanCounts> {
     const run = await this.run(runId);
     if (
       run.options.kind === 'sync' &&
       !(await this.sync.isChangesRun(run.id)) &&
-      (await this.store.countStaged(run.id)) === 0
+      (await this.planning.countStaged(run.id)) === 0
     ) {
-      const existing = await this.store.countInScope(run);
+      const existing = await this.planning.countInScope(run);
       if (existing > 0)
         throw new SourceEmptyError(
           `The source lists no supported files while the docset has ${existing} documents from it; nothing was removed`,
         );
     }
-    const counts = await this.store.plan(run);
-    await this.store.mergeRunCounters(run.id, { ...counts });
+    const counts = await this.planning.plan(run);
+    await this.runs.mergeRunCounters(run.id, { ...counts });
     return counts;
   }
 
@@ -101,23 +105,23 @@ export class DocsetPipeline {
     for (;;) {
       const batch = changes
         ? await this.sync.goneByChanges(this.syncRun(run), REMOVAL_BATCH)
-        : await this.store.goneDocuments(run, REMOVAL_BATCH);
+        : await this.planning.goneDocuments(run, REMOVAL_BATCH);
       if (!batch.length) break;
       for (const d of batch) {
         await this.search.deleteByDocument(run.accountId, d.id, { signal });
         onProgress(removed);
       }
-      await this.store.deleteDocuments(batch.map((d) => d.id));
+      await this.documents.deleteDocuments(batch.map((d) => d.id));
       removed += batch.length;
       onProgress(removed);
     }
     if (removed) this.logger.log({ runId, removed }, 'removed documents that left the source');
-    await this.store.mergeRunCounters(run.id, { removed });
+    await this.runs.mergeRunCounters(run.id, { removed });
     return removed;
   }
 
   nextDocuments(runId: string, afterId: string | null, limit: number) {
-    return this.store.nextPending(runId, afterId, limit);
+    return this.planning.nextPending(runId, afterId, limit);
   }
 
   /** Final status and counters of the run; unfinished documents stay re-runnable (CANCELLED). */
@@ -127,19 +131,19 @@ export class DocsetPipeline {
     error: string | null,
     counters: Record<string, number> = {},
   ): Promise<Record<string, number>> {
-    await this.store.finishRun(runId, status, error, counters);
+    await this.runs.finishRun(runId, status, error, counters);
     if (status === 'COMPLETED') {
-      const run = await this.store.getRun(runId);
+      const run = await this.runs.getRun(runId);
       if (run?.options.kind === 'sync') await this.sync.commit(this.syncRun(run));
     }
-    const byStatus = await this.store.countRunDocuments(runId);
+    const byStatus = await this.planning.countRunDocuments(runId);
     const totals = {
       ...counters,
       completed: byStatus.COMPLETE ?? 0,
       failed: byStatus.ERROR ?? 0,
       cancelled: byStatus.CANCELLED ?? 0,
     };
-    await this.store.mergeRunCounters(runId, totals);
+    await this.runs.mergeRunCounters(runId, totals);
     return totals;
   }
 }

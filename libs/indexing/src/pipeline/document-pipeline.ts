@@ -6,7 +6,9 @@ import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { DocumentChunk, contextFields, prepareDocument } from '../chunking/document-chunks';
 import type { DocumentContext } from '../chunking/document-context';
 import { DocumentExtractor } from '../extraction/extractor';
-import { DocumentRow, IndexingStore, stripNul } from '../persistence/indexing.store';
+import { DocumentLifecycleStore, DocumentRow } from '../persistence/document-lifecycle.store';
+import { RunStore } from '../persistence/run.store';
+import { stripNul } from '../persistence/sql';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
 import { RunGoneError } from './pipeline-errors';
 import { RunCredentials } from './run-credentials';
@@ -76,7 +78,8 @@ export function chunkRecords(
 @Injectable()
 export class DocumentPipeline {
   constructor(
-    private readonly store: IndexingStore,
+    private readonly store: DocumentLifecycleStore,
+    private readonly runs: RunStore,
     private readonly credentials: RunCredentials,
     private readonly extractor: DocumentExtractor,
     private readonly summarizer: DocumentSummarizer,
@@ -167,7 +170,7 @@ export class DocumentPipeline {
   > {
     const doc = await this.store.beginDocument(documentId, runId);
     if (!doc) return { kind: 'done', result: { gone: true, pageCount: 0, unchanged: false } };
-    const run = await this.store.getRun(runId);
+    const run = await this.runs.getRun(runId);
     if (!run) throw new RunGoneError('The run of this document no longer exists');
     const { connector, credentials } = this.credentials.resolve(run);
     // The connectors bound a download by their own time limits; a cancelled step stops waiting now.

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '@docqa/common';
 import { SourceConnector, SourceConnectorRegistry, SourceCredentialsCipher } from '@docqa/sources';
-import type { RunRow } from '../persistence/indexing.store';
+import type { RunRow } from '../persistence/run.store';
 
 /** The connector of a run and its credentials, decrypted from the run row (never from a payload). */
 @Injectable()

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
-import { IndexingStore } from '../persistence/indexing.store';
+import { EmbeddingSpaceStore } from '../persistence/embedding-space.store';
 
 /**
  * At start-up: says loudly when COMPLETE documents are not in the current index version (they
@@ -17,7 +17,7 @@ export class EmbeddingSpaceCheck implements OnApplicationBootstrap {
   outside?: { documents: number; docsets: number };
 
   constructor(
-    private readonly store: IndexingStore,
+    private readonly spaces: EmbeddingSpaceStore,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
   ) {}
@@ -33,14 +33,14 @@ export class EmbeddingSpaceCheck implements OnApplicationBootstrap {
 
   async check(): Promise<{ documents: number; docsets: number }> {
     const space = embeddingSpaceKey(this.embedder);
-    if ((await this.store.countUnrecordedSpace()) > 0) {
+    if ((await this.spaces.countUnrecordedSpace()) > 0) {
       const stats = await this.search.stats();
       if (stats.chunks > 0) {
-        const n = await this.store.recordUnrecordedSpace(space);
+        const n = await this.spaces.recordUnrecordedSpace(space);
         this.log.log(`Recorded embedding space ${space} for ${n} documents indexed before it was tracked`);
       }
     }
-    this.outside = await this.store.countOutsideSpace(space);
+    this.outside = await this.spaces.countOutsideSpace(space);
     if (this.outside.documents > 0) {
       this.log.warn(
         `${this.outside.documents} documents in ${this.outside.docsets} docsets were embedded by another ` +

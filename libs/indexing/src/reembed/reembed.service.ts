@@ -3,7 +3,9 @@ import { embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { prepareDocument } from '../chunking/document-chunks';
-import { DocumentRow, IndexingStore } from '../persistence/indexing.store';
+import { DocumentLifecycleStore, DocumentRow } from '../persistence/document-lifecycle.store';
+import { EmbeddingSpaceStore } from '../persistence/embedding-space.store';
+import { RunStore } from '../persistence/run.store';
 import { chunkRecords, UPSERT_BATCH } from '../pipeline/document-pipeline';
 
 export interface ReembedOptions {
@@ -42,7 +44,9 @@ const PAGE = 100;
 @Injectable()
 export class ReembedService {
   constructor(
-    private readonly store: IndexingStore,
+    private readonly documents: DocumentLifecycleStore,
+    private readonly spaces: EmbeddingSpaceStore,
+    private readonly runs: RunStore,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
   ) {}
@@ -62,7 +66,7 @@ export class ReembedService {
     const openRun = new Map<string, boolean>();
     let afterId: string | undefined;
     for (;;) {
-      const docs = await this.store.documentsToReembed(space, {
+      const docs = await this.spaces.documentsToReembed(space, {
         accountId: o.accountId,
         docSetName: o.docSetName,
         all: o.all,
@@ -75,7 +79,7 @@ export class ReembedService {
         o.signal?.throwIfAborted();
         const key = `${doc.accountId}\u0000${doc.docSetName}`;
         if (!openRun.has(key)) {
-          const busy = (await this.store.openRun(doc.accountId, doc.docSetName)) !== null;
+          const busy = (await this.runs.openRun(doc.accountId, doc.docSetName)) !== null;
           openRun.set(key, busy);
           if (busy) report.skippedDocsets.push({ accountId: doc.accountId, docSetName: doc.docSetName });
         }
@@ -99,7 +103,7 @@ export class ReembedService {
     const { context, chunks } = prepareDocument({
       fileName: doc.fileName,
       title: doc.title,
-      pages: await this.store.loadPages(doc.id),
+      pages: await this.documents.loadPages(doc.id),
     });
     // A shorter document must not keep chunks of an earlier write into this index version.
     await this.search.deleteByDocument(accountId, doc.id);
@@ -115,7 +119,7 @@ export class ReembedService {
       );
     }
     if (
-      await this.store.markReembedded(
+      await this.spaces.markReembedded(
         doc.id,
         doc.contentHash,
         chunks.length,
@@ -125,7 +129,7 @@ export class ReembedService {
       return chunks.length;
     // Deleted or taken over by a run meanwhile: a run rewrites its chunks itself; a deleted
     // document must not leave any.
-    if (!(await this.store.getDocument(doc.id))) await this.search.deleteByDocument(accountId, doc.id);
+    if (!(await this.documents.getDocument(doc.id))) await this.search.deleteByDocument(accountId, doc.id);
     return null;
   }
 }

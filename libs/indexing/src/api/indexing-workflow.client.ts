@@ -1,0 +1,161 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { APP_CONFIG, AppConfig, TEMPORAL_CLIENT } from '@docqa/common';
+import type { SourceType } from '@docqa/db';
+import {
+  docsetWorkflowId,
+  INDEX_DOCSET_WORKFLOW,
+  IndexDocsetInput,
+  IndexDocsetWorkflow,
+  SEARCH_ATTRIBUTE_KEYS,
+} from '@docqa/workflow-contract';
+import type { RunOptions } from '../persistence/run.store';
+
+/** How long starting the docset workflow may take before the request answers 503. */
+const START_DEADLINE_MS = 10_000;
+/**
+ * How long a new run waits for the previous workflow of the docset to close. The previous run
+ * records its outcome (so progress already says `isIndexing: false`) a moment before its workflow
+ * closes; a re-index sent at once (issue #13's recipe) would otherwise be refused with 409.
+ */
+const PREVIOUS_RUN_CLOSE_WAIT_MS = 15_000;
+/** How long stopping a run (deleting its docset) waits for the cancelled workflow to close before terminating it. */
+const CANCEL_WAIT_MS = 60_000;
+
+/** The docset run whose workflow to start (its RUNNING row is already in index_runs). */
+export interface DocsetRunStart {
+  accountId: number;
+  docSetName: string;
+  sourceType: SourceType;
+  runId: string;
+  options: RunOptions;
+}
+
+export type DocsetRunStartOutcome =
+  /** `result` settles when the workflow closes (however it ends). */
+  | { started: true; result: () => Promise<void> }
+  /** Another workflow of the docset is still running. */
+  | { started: false; conflict: true }
+  /** Temporal is unreachable or refused the start. */
+  | { started: false; conflict: false; errName: string | undefined };
+
+/**
+ * The indexing API's one adapter to the Temporal client: starts, cancels, describes and stops the
+ * docset workflows (one per docset at a time, id `docsetWorkflowId`). Use cases see outcomes, not
+ * the SDK's errors.
+ */
+@Injectable()
+export class IndexingWorkflowClient {
+  constructor(
+    @Inject(TEMPORAL_CLIENT) private readonly temporal: Client,
+    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+  ) {}
+
+  /**
+   * Starts the docset workflow of a run. This run's row is the docset's only open one, so a
+   * workflow still running under the id is the previous run closing after it recorded its
+   * outcome: the start waits (bounded) for it to close, then starts.
+   */
+  async startDocsetRun(run: DocsetRunStart): Promise<DocsetRunStartOutcome> {
+    const workflowId = docsetWorkflowId(run.accountId, run.docSetName);
+    try {
+      try {
+        return this.started(await this.start(run));
+      } catch (err) {
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+        if (!(await this.closedWithin(workflowId, PREVIOUS_RUN_CLOSE_WAIT_MS))) throw err;
+        return this.started(await this.start(run));
+      }
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return { started: false, conflict: true };
+      return { started: false, conflict: false, errName: (err as Error)?.name };
+    }
+  }
+
+  /** Requests cancellation of the workflow; false when Temporal has no such workflow. */
+  async cancel(workflowId: string): Promise<boolean> {
+    try {
+      await this.temporal.workflow.getHandle(workflowId).cancel();
+      return true;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      return false;
+    }
+  }
+
+  /** True when the workflow is known to have ended (closed, or unknown to Temporal); false while it runs or when Temporal cannot tell. */
+  async hasEnded(workflowId: string): Promise<boolean> {
+    try {
+      const d = await this.temporal.workflow.getHandle(workflowId).describe();
+      return d.status.name !== 'RUNNING';
+    } catch (err) {
+      return err instanceof WorkflowNotFoundError;
+    }
+  }
+
+  /** Cancels the workflow, waits (bounded) for it to close, then terminates it if it has not. */
+  async stop(workflowId: string, reason: string): Promise<void> {
+    const handle = this.temporal.workflow.getHandle(workflowId);
+    try {
+      await handle.cancel();
+      if (!(await this.closedWithin(workflowId, CANCEL_WAIT_MS))) await handle.terminate(reason);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+  }
+
+  private start(run: DocsetRunStart) {
+    const { accountId, docSetName, sourceType, runId, options } = run;
+    const kind = options.kind;
+    const input: IndexDocsetInput = {
+      runId,
+      accountId,
+      docSetName,
+      sourceType,
+      kind,
+      windowSize: this.cfg.indexingConcurrency,
+      childrenPerRun: this.cfg.indexingChildrenPerRun,
+    };
+    const what = kind === 'retry' ? `Retry document ${options.documentId}` : `Index ${sourceType} source`;
+    // A deadline bounds the SDK's gRPC retries: with Temporal down the request answers 503 in
+    // seconds instead of hanging (test/faults).
+    return this.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+      this.temporal.workflow.start<IndexDocsetWorkflow>(INDEX_DOCSET_WORKFLOW, {
+        taskQueue: this.cfg.temporalTaskQueue,
+        workflowId: docsetWorkflowId(accountId, docSetName),
+        args: [input],
+        workflowIdConflictPolicy: 'FAIL',
+        workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+        typedSearchAttributes: [
+          { key: SEARCH_ATTRIBUTE_KEYS.accountId, value: String(accountId) },
+          { key: SEARCH_ATTRIBUTE_KEYS.docSetName, value: docSetName },
+          { key: SEARCH_ATTRIBUTE_KEYS.sourceType, value: sourceType },
+        ],
+        staticSummary: `${what} into docset "${docSetName.slice(0, 120)}" (account ${accountId})`,
+        staticDetails: [
+          `jobId: ${runId}`,
+          `kind: ${kind}`,
+          `file types: ${options.fileTypes.join(', ')}`,
+          `forceReindex: ${options.forceReindex}`,
+          `window: ${input.windowSize} documents, continue-as-new every ${input.childrenPerRun} children`,
+        ].join('\n'),
+      }),
+    );
+  }
+
+  private started(handle: { result(): Promise<unknown> }): DocsetRunStartOutcome {
+    return { started: true, result: () => handle.result().then(() => undefined) };
+  }
+
+  /** Waits at most `ms` for the workflow under `workflowId` to close (however it ends); true once it has. */
+  private closedWithin(workflowId: string, ms: number): Promise<boolean> {
+    const handle = this.temporal.workflow.getHandle(workflowId);
+    return Promise.race([
+      handle.result().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref()),
+    ]);
+  }
+}
