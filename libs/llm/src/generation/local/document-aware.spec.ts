@@ -49,4 +49,36 @@ describe('LocalGenerator with document context', () => {
     const list = 'Which of the accidents happened on December 8, 2007? Give the flight times.';
     expect(cited(g.compose({ question: list, query: list, history: [], passages })).sort()).toEqual([2, 3]);
   });
+
+  it('prefers the report whose registration number the question gives', () => {
+    const question = 'What was the total flight time of the pilot of N1181Y?';
+    expect(cited(g.compose({ question, query: question, history: [], passages }))).toEqual([1]);
+  });
+
+  it('declines when two reports answer alike and the question names neither', () => {
+    const question = "What was the pilot's total flight time?";
+    expect(cited(g.compose({ question, query: question, history: [], passages }))).toEqual([]);
+  });
+
+  /** Two pages of one report that state the pilot's flight time alike (a summary and the pilot's page). */
+  const pages: Passage[] = [
+    {
+      n: 1,
+      fileName: 'tallahassee.pdf',
+      pageNumber: '1',
+      text: 'Summary\nFlight Time: 2319 hours (Total, all aircraft)\nCertificate: Private',
+      context: tallahassee,
+    },
+    { ...report(2, 'tallahassee.pdf', '2319', tallahassee), pageNumber: '3' },
+    report(3, 'seward.pdf', '2640', seward),
+  ];
+
+  it('cites both pages of the named report when they answer about equally, instead of declining', () => {
+    const question = "What was the pilot's total flight time in the accident near Tallahassee, Florida?";
+    const text = g.compose({ question, query: question, history: [], passages: pages });
+    expect([...new Set(cited(text))].sort()).toEqual([1, 2]);
+    // the rule that declined such close calls before, kept as an option
+    const strict = new LocalGenerator({ citeClosePages: false });
+    expect(cited(strict.compose({ question, query: question, history: [], passages: pages }))).toEqual([]);
+  });
 });

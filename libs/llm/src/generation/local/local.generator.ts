@@ -34,6 +34,11 @@ export interface LocalGeneratorOptions {
   rankPrior?: number;
   /** Weight of query terms a sentence's document context holds (default CONTEXT_WEIGHT). */
   contextWeight?: number;
+  /**
+   * Cite a close page of the best sentence's document beside it instead of declining (default true;
+   * false: such a page is a rival for the margin, as before issue 14's choosing change).
+   */
+  citeClosePages?: boolean;
   /** Shares of list and compare answers (default SEVERAL_DOCUMENTS). */
   several?: Partial<typeof SEVERAL_DOCUMENTS>;
 }
@@ -172,6 +177,9 @@ function abortError(signal: AbortSignal): unknown {
  * The answer is the best sentence with the sentence before it when it refers back and the one
  * after it when it ends in a colon, is very short or is followed by the command it introduces,
  * plus at most one more sentence that scores nearly as well; each carries its passage's marker.
+ * When the best sentence of another page of the same document scores within the margin, both
+ * pages are cited (the document is clear, the page is not); a close sentence of another document
+ * the question names as much means no clear answer, and it declines.
  * When no passage holds enough of the query's weight, it says the documents do not cover the
  * question instead of guessing.
  */
@@ -191,6 +199,7 @@ export class LocalGenerator implements Generator {
       minMargin: 1.4,
       rankPrior: 0.15,
       contextWeight: CONTEXT_WEIGHT,
+      citeClosePages: true,
       ...o,
       several: { ...SEVERAL_DOCUMENTS, ...(o.several ?? {}) },
     };
@@ -293,20 +302,22 @@ export class LocalGenerator implements Generator {
     }
     const ranked = all;
     const best = ranked[0];
-    // Rivals for the margin: sentences of other pages whose document the question names at least
-    // as much (a page of a document it does not name is no coin flip). Both are compared on what
-    // the sentences say, without the document match they share.
+    // Rivals for the margin: sentences of other documents that the question names at least as
+    // much (a document it does not name is no coin flip). Both are compared on what the sentences
+    // say, without the document match they share. A close page of the best sentence's own document
+    // is no reason to decline: the document is clear, only the page is not, so both pages are cited.
+    const content = (c: Candidate) => c.score - best.named;
+    const close = (c: Candidate | undefined) =>
+      !!c && content(c) > 0 && content(best) < content(c) * this.o.minMargin;
+    const otherPage = (c: Candidate) =>
+      c.passage.fileName === best.passage.fileName && c.passage.pageNumber !== best.passage.pageNumber;
     const rival = ranked.find(
       (c) =>
-        (c.passage.fileName !== best.passage.fileName || c.passage.pageNumber !== best.passage.pageNumber) &&
+        (c.passage.fileName !== best.passage.fileName || (!this.o.citeClosePages && otherPage(c))) &&
         c.named >= best.named,
     );
-    if (
-      rival &&
-      rival.score - best.named > 0 &&
-      best.score - best.named < (rival.score - best.named) * this.o.minMargin
-    )
-      return NO_ANSWER_TEXT;
+    if (close(rival)) return NO_ANSWER_TEXT;
+    const closePage = this.o.citeClosePages ? ranked.find(otherPage) : undefined;
 
     const own = segmentsOf.get(best.passage) ?? [];
     const chosen: Candidate[] = [];
@@ -322,13 +333,17 @@ export class LocalGenerator implements Generator {
     ) {
       chosen.push(next);
     }
-    for (const c of ranked.slice(1)) {
-      const samePage =
-        c.passage.fileName === best.passage.fileName && c.passage.pageNumber === best.passage.pageNumber;
-      if (c.score < best.score * (samePage ? this.o.followShare : 0.95)) break;
-      if (chosen.some((x) => x.text === c.text)) continue;
-      chosen.push(c);
-      break;
+    if (closePage && close(closePage)) {
+      chosen.push(closePage);
+    } else {
+      for (const c of ranked.slice(1)) {
+        const samePage =
+          c.passage.fileName === best.passage.fileName && c.passage.pageNumber === best.passage.pageNumber;
+        if (c.score < best.score * (samePage ? this.o.followShare : 0.95)) break;
+        if (chosen.some((x) => x.text === c.text)) continue;
+        chosen.push(c);
+        break;
+      }
     }
 
     const parts: string[] = [];
