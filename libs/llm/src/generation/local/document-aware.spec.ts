@@ -81,4 +81,18 @@ describe('LocalGenerator with document context', () => {
     const strict = new LocalGenerator({ citeClosePages: false });
     expect(cited(strict.compose({ question, query: question, history: [], passages: pages }))).toEqual([]);
   });
+
+  it('does not cite a page of the report that says much less than the best one', () => {
+    const question = "What was the pilot's total flight time in the accident near Tallahassee, Florida?";
+    const weak: Passage = {
+      n: 3,
+      fileName: 'tallahassee.pdf',
+      pageNumber: '5',
+      text: 'Injuries\nThe pilot was not injured.',
+      context: tallahassee,
+    };
+    const text = g.compose({ question, query: question, history: [], passages: [pages[1], weak] });
+    expect(text).toContain('2319 hours');
+    expect([...new Set(cited(text))]).toEqual([2]);
+  });
 });

@@ -39,6 +39,12 @@ export interface LocalGeneratorOptions {
    * false: such a page is a rival for the margin, as before issue 14's choosing change).
    */
   citeClosePages?: boolean;
+  /**
+   * With citeClosePages: the best sentence of another page of the same document is cited beside the
+   * best one when it says at least this share of what the best says (default 0.5). The document is
+   * clear; which of its pages states the answer is not, and one more page of it costs little.
+   */
+  closePageShare?: number;
   /** Shares of list and compare answers (default SEVERAL_DOCUMENTS). */
   several?: Partial<typeof SEVERAL_DOCUMENTS>;
 }
@@ -177,7 +183,7 @@ function abortError(signal: AbortSignal): unknown {
  * The answer is the best sentence with the sentence before it when it refers back and the one
  * after it when it ends in a colon, is very short or is followed by the command it introduces,
  * plus at most one more sentence that scores nearly as well; each carries its passage's marker.
- * When the best sentence of another page of the same document scores within the margin, both
+ * When the best sentence of another page of the same document says at least half as much, both
  * pages are cited (the document is clear, the page is not); a close sentence of another document
  * the question names as much means no clear answer, and it declines.
  * When no passage holds enough of the query's weight, it says the documents do not cover the
@@ -200,6 +206,7 @@ export class LocalGenerator implements Generator {
       rankPrior: 0.15,
       contextWeight: CONTEXT_WEIGHT,
       citeClosePages: true,
+      closePageShare: 0.5,
       ...o,
       several: { ...SEVERAL_DOCUMENTS, ...(o.several ?? {}) },
     };
@@ -305,7 +312,8 @@ export class LocalGenerator implements Generator {
     // Rivals for the margin: sentences of other documents that the question names at least as
     // much (a document it does not name is no coin flip). Both are compared on what the sentences
     // say, without the document match they share. A close page of the best sentence's own document
-    // is no reason to decline: the document is clear, only the page is not, so both pages are cited.
+    // is no reason to decline: the document is clear, only the page is not, so both pages are cited
+    // when the other page's best sentence says at least closePageShare of what the best one says.
     const content = (c: Candidate) => c.score - best.named;
     const close = (c: Candidate | undefined) =>
       !!c && content(c) > 0 && content(best) < content(c) * this.o.minMargin;
@@ -333,7 +341,7 @@ export class LocalGenerator implements Generator {
     ) {
       chosen.push(next);
     }
-    if (closePage && close(closePage)) {
+    if (closePage && content(closePage) > 0 && content(closePage) >= content(best) * this.o.closePageShare) {
       chosen.push(closePage);
     } else {
       for (const c of ranked.slice(1)) {
