@@ -88,7 +88,7 @@ describe('LocalGenerator with document context', () => {
       n: 3,
       fileName: 'tallahassee.pdf',
       pageNumber: '5',
-      text: 'Injuries\nThe pilot was not injured.',
+      text: 'History of Flight\nThe flight departed at 1430.',
       context: tallahassee,
     };
     const text = g.compose({ question, query: question, history: [], passages: [pages[1], weak] });
