@@ -95,4 +95,31 @@ describe('LocalGenerator with document context', () => {
     expect(text).toContain('2319 hours');
     expect([...new Set(cited(text))]).toEqual([2]);
   });
+
+  it('declines a close call whose best sentence is the asked form field left without a value', () => {
+    const deathValley =
+      'NTSB Aviation Accident Final Report | Aircraft Information | Death Valley CA Beech N8770M 20071129 200711';
+    const aircraftPage = (value: string): Passage => ({
+      n: 1,
+      fileName: 'death-valley.pdf',
+      pageNumber: '2',
+      text: `Aircraft and Owner/Operator Information\nAirframe Total Time: ${value}Engine Manufacturer: Continental`,
+      context: deathValley,
+    });
+    const summary: Passage = {
+      n: 2,
+      fileName: 'death-valley.pdf',
+      pageNumber: '1',
+      text: 'Analysis\nThe pilot reported that the airframe showed no anomalies at the time of the accident.',
+      context: deathValley,
+    };
+    const question =
+      'What was the airframe total time of Beech N8770M at the time of the Death Valley accident?';
+    const ask = (p: Passage) => g.compose({ question, query: question, history: [], passages: [p, summary] });
+    expect(cited(ask(aircraftPage('')))).toEqual([]);
+    // the same field with its value answers
+    const answered = ask(aircraftPage('5102 hours '));
+    expect(answered).toContain('5102 hours');
+    expect(cited(answered)).toContain(1);
+  });
 });

@@ -127,6 +127,23 @@ export function hasEvidence(type: QuestionType, text: string): boolean {
   }
 }
 
+/** A form field whose label is followed by nothing or straight by the next label: `Airframe Total Time: Engine Manufacturer:`. */
+const EMPTY_FIELD =
+  /^(\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}):\s*(?:$|\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:(?:\s|$))/u;
+
+/**
+ * Whether a sentence looks like a form field stated without a value whose label holds the
+ * question's terms (those its document context does not hold) while the rest of it holds none.
+ * Two-column forms make this a guess (`Investigator In Charge (IIC): Jim Silliman Report Date:`
+ * looks alike), so it only decides close calls.
+ */
+export function emptyFieldAsked(c: Candidate, q: WeightedQuery): boolean {
+  const m = EMPTY_FIELD.exec(c.text);
+  if (!m) return false;
+  const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
+  return stemsWithDates(m[1]).some(asked) && !stemsWithDates(c.text.slice(m[1].length + 1)).some(asked);
+}
+
 /** Title or affiliation lines: mostly capitalised words and almost no function words. */
 function headingLike(text: string): boolean {
   const toks = text.match(/[A-Za-z][\w'’]*/g) ?? [];
@@ -161,7 +178,7 @@ export interface Candidate {
 }
 
 /** Query terms with their weights: rarer among the passages' sentences = heavier. */
-interface WeightedQuery {
+export interface WeightedQuery {
   terms: Map<string, number>;
   total: number;
   order: string[];
@@ -326,6 +343,10 @@ export class LocalGenerator implements Generator {
     );
     if (close(rival)) return NO_ANSWER_TEXT;
     const closePage = this.o.citeClosePages ? ranked.find(otherPage) : undefined;
+    // A close call within the document is settled for the best sentence only when it states
+    // something: a form field the question asks about with no value after its label (`Airframe
+    // Total Time: Engine Manufacturer: ...`) is no answer, and the document may well have none.
+    if (closePage && close(closePage) && emptyFieldAsked(best, q)) return NO_ANSWER_TEXT;
 
     const own = segmentsOf.get(best.passage) ?? [];
     const chosen: Candidate[] = [];
