@@ -25,9 +25,10 @@ export interface LocalGeneratorOptions {
   /** Characters of answer text at most (default 700). */
   maxChars?: number;
   /**
-   * How much better the best sentence must score than the best sentence of any other page for
-   * the answer to cite it (default 1.4). Below it the choice between pages is close to a coin
-   * flip, and the answer says it found no clear answer rather than cite a page that may be wrong.
+   * How much better the best sentence must score than the best sentence of another document the
+   * question names as much for the answer to cite it (default 1.4). Below it the choice between
+   * documents is close to a coin flip, and the answer says it found no clear answer rather than
+   * cite a document that may be wrong.
    */
   minMargin?: number;
   /** How much a passage's retrieval rank lowers its sentences' scores: 1 / (1 + rankPrior * rank) (default 0.15). */
