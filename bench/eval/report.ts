@@ -49,6 +49,16 @@ export interface RunResult {
   items: ItemRecord[];
 }
 
+/**
+ * Before/after tables of the answer-choosing changes (written by hand from replays and runs of
+ * both code versions: a results file holds one version only), appended to the rendered page.
+ */
+export const CHANGES_FILE = path.resolve(__dirname, '../../../../bench/eval/changes.md');
+
+export function readChanges(file = CHANGES_FILE): string {
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+}
+
 export function readResults(dir = RESULTS_DIR): RunResult[] {
   if (!fs.existsSync(dir)) return [];
   return fs
@@ -359,7 +369,7 @@ ${rows.join('\n')}
 `;
 }
 
-export function renderReport(results: RunResult[]): string {
+export function renderReport(results: RunResult[], changes = ''): string {
   const corpora = [...new Set(results.map((r) => r.corpus))].sort();
   const sections = corpora.map((c) =>
     corpusSection(
@@ -408,5 +418,5 @@ Definitions:
 
 ${aimsTable(results)}
 ${providerTable(results)}
-${sections.join('\n')}`;
+${sections.join('\n')}${changes ? `\n${changes}` : ''}`;
 }

@@ -56,7 +56,7 @@ import {
 } from '../rag/harness';
 import { aggregate } from './metrics';
 import { marginCurve, Replay } from './margin-curve';
-import { renderReport, RESULTS_DIR, RunResult, ItemRecord, readResults } from './report';
+import { renderReport, RESULTS_DIR, RunResult, ItemRecord, readChanges, readResults } from './report';
 import { PageRef, scoreItem, stratifiedSample } from './scoring';
 
 export interface EvalOptions {
@@ -340,7 +340,7 @@ async function main() {
     }
   }
   if (o.write) {
-    fs.writeFileSync(path.join(ROOT, 'docs/evaluation.md'), renderReport(readResults()));
+    fs.writeFileSync(path.join(ROOT, 'docs/evaluation.md'), renderReport(readResults(), readChanges()));
     log('wrote docs/evaluation.md');
   }
 }

@@ -281,7 +281,7 @@ export const CONFIG_VARIABLES = [
     kind: 'string',
     default: '1.4',
     description:
-      'Local provider: how much better the best answer sentence must score than the best sentence of any other page before the answer cites it; below it the answer says it found no clear answer. Lower answers more questions with less precise citations (see docs/evaluation.md). A number >= 1.',
+      'Local provider: how much better the best answer sentence must score than the best sentence of another document the question names as much before the answer cites it; below it the answer says it found no clear answer (a close page of the same document is cited beside it instead). Lower answers more questions with less precise citations (see docs/evaluation.md). A number >= 1.',
   },
   {
     name: 'ANSWER_PROVIDER',

@@ -49,4 +49,77 @@ describe('LocalGenerator with document context', () => {
     const list = 'Which of the accidents happened on December 8, 2007? Give the flight times.';
     expect(cited(g.compose({ question: list, query: list, history: [], passages })).sort()).toEqual([2, 3]);
   });
+
+  it('prefers the report whose registration number the question gives', () => {
+    const question = 'What was the total flight time of the pilot of N1181Y?';
+    expect(cited(g.compose({ question, query: question, history: [], passages }))).toEqual([1]);
+  });
+
+  it('declines when two reports answer alike and the question names neither', () => {
+    const question = "What was the pilot's total flight time?";
+    expect(cited(g.compose({ question, query: question, history: [], passages }))).toEqual([]);
+  });
+
+  /** Two pages of one report that state the pilot's flight time alike (a summary and the pilot's page). */
+  const pages: Passage[] = [
+    {
+      n: 1,
+      fileName: 'tallahassee.pdf',
+      pageNumber: '1',
+      text: 'Summary\nFlight Time: 2319 hours (Total, all aircraft)\nCertificate: Private',
+      context: tallahassee,
+    },
+    { ...report(2, 'tallahassee.pdf', '2319', tallahassee), pageNumber: '3' },
+    report(3, 'seward.pdf', '2640', seward),
+  ];
+
+  it('cites both pages of the named report when they answer about equally, instead of declining', () => {
+    const question = "What was the pilot's total flight time in the accident near Tallahassee, Florida?";
+    const text = g.compose({ question, query: question, history: [], passages: pages });
+    expect([...new Set(cited(text))].sort()).toEqual([1, 2]);
+    // the rule that declined such close calls before, kept as an option
+    const strict = new LocalGenerator({ citeClosePages: false });
+    expect(cited(strict.compose({ question, query: question, history: [], passages: pages }))).toEqual([]);
+  });
+
+  it('does not cite a page of the report that says much less than the best one', () => {
+    const question = "What was the pilot's total flight time in the accident near Tallahassee, Florida?";
+    const weak: Passage = {
+      n: 3,
+      fileName: 'tallahassee.pdf',
+      pageNumber: '5',
+      text: 'History of Flight\nThe flight departed at 1430.',
+      context: tallahassee,
+    };
+    const text = g.compose({ question, query: question, history: [], passages: [pages[1], weak] });
+    expect(text).toContain('2319 hours');
+    expect([...new Set(cited(text))]).toEqual([2]);
+  });
+
+  it('declines a close call whose best sentence is the asked form field left without a value', () => {
+    const deathValley =
+      'NTSB Aviation Accident Final Report | Aircraft Information | Death Valley CA Beech N8770M 20071129 200711';
+    const aircraftPage = (value: string): Passage => ({
+      n: 1,
+      fileName: 'death-valley.pdf',
+      pageNumber: '2',
+      text: `Aircraft and Owner/Operator Information\nAirframe Total Time: ${value}Engine Manufacturer: Continental`,
+      context: deathValley,
+    });
+    const summary: Passage = {
+      n: 2,
+      fileName: 'death-valley.pdf',
+      pageNumber: '1',
+      text: 'Analysis\nThe pilot reported that the airframe showed no anomalies at the time of the accident.',
+      context: deathValley,
+    };
+    const question =
+      'What was the airframe total time of Beech N8770M at the time of the Death Valley accident?';
+    const ask = (p: Passage) => g.compose({ question, query: question, history: [], passages: [p, summary] });
+    expect(cited(ask(aircraftPage('')))).toEqual([]);
+    // the same field with its value answers
+    const answered = ask(aircraftPage('5102 hours '));
+    expect(answered).toContain('5102 hours');
+    expect(cited(answered)).toContain(1);
+  });
 });

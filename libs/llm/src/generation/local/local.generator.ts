@@ -25,15 +25,27 @@ export interface LocalGeneratorOptions {
   /** Characters of answer text at most (default 700). */
   maxChars?: number;
   /**
-   * How much better the best sentence must score than the best sentence of any other page for
-   * the answer to cite it (default 1.4). Below it the choice between pages is close to a coin
-   * flip, and the answer says it found no clear answer rather than cite a page that may be wrong.
+   * How much better the best sentence must score than the best sentence of another document the
+   * question names as much for the answer to cite it (default 1.4). Below it the choice between
+   * documents is close to a coin flip, and the answer says it found no clear answer rather than
+   * cite a document that may be wrong.
    */
   minMargin?: number;
   /** How much a passage's retrieval rank lowers its sentences' scores: 1 / (1 + rankPrior * rank) (default 0.15). */
   rankPrior?: number;
   /** Weight of query terms a sentence's document context holds (default CONTEXT_WEIGHT). */
   contextWeight?: number;
+  /**
+   * Cite a close page of the best sentence's document beside it instead of declining (default true;
+   * false: such a page is a rival for the margin, as before issue 14's choosing change).
+   */
+  citeClosePages?: boolean;
+  /**
+   * With citeClosePages: the best sentence of another page of the same document is cited beside the
+   * best one when it says at least this share of what the best says (default 0.5). The document is
+   * clear; which of its pages states the answer is not, and one more page of it costs little.
+   */
+  closePageShare?: number;
   /** Shares of list and compare answers (default SEVERAL_DOCUMENTS). */
   several?: Partial<typeof SEVERAL_DOCUMENTS>;
 }
@@ -116,6 +128,23 @@ export function hasEvidence(type: QuestionType, text: string): boolean {
   }
 }
 
+/** A form field whose label is followed by nothing or straight by the next label: `Airframe Total Time: Engine Manufacturer:`. */
+const EMPTY_FIELD =
+  /^(\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}):\s*(?:$|\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:(?:\s|$))/u;
+
+/**
+ * Whether a sentence looks like a form field stated without a value whose label holds the
+ * question's terms (those its document context does not hold) while the rest of it holds none.
+ * Two-column forms make this a guess (`Investigator In Charge (IIC): Jim Silliman Report Date:`
+ * looks alike), so it only decides close calls.
+ */
+export function emptyFieldAsked(c: Candidate, q: WeightedQuery): boolean {
+  const m = EMPTY_FIELD.exec(c.text);
+  if (!m) return false;
+  const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
+  return stemsWithDates(m[1]).some(asked) && !stemsWithDates(c.text.slice(m[1].length + 1)).some(asked);
+}
+
 /** Title or affiliation lines: mostly capitalised words and almost no function words. */
 function headingLike(text: string): boolean {
   const toks = text.match(/[A-Za-z][\w'’]*/g) ?? [];
@@ -150,7 +179,7 @@ export interface Candidate {
 }
 
 /** Query terms with their weights: rarer among the passages' sentences = heavier. */
-interface WeightedQuery {
+export interface WeightedQuery {
   terms: Map<string, number>;
   total: number;
   order: string[];
@@ -172,6 +201,9 @@ function abortError(signal: AbortSignal): unknown {
  * The answer is the best sentence with the sentence before it when it refers back and the one
  * after it when it ends in a colon, is very short or is followed by the command it introduces,
  * plus at most one more sentence that scores nearly as well; each carries its passage's marker.
+ * When the best sentence of another page of the same document says at least half as much, both
+ * pages are cited (the document is clear, the page is not); a close sentence of another document
+ * the question names as much means no clear answer, and it declines.
  * When no passage holds enough of the query's weight, it says the documents do not cover the
  * question instead of guessing.
  */
@@ -191,6 +223,8 @@ export class LocalGenerator implements Generator {
       minMargin: 1.4,
       rankPrior: 0.15,
       contextWeight: CONTEXT_WEIGHT,
+      citeClosePages: true,
+      closePageShare: 0.5,
       ...o,
       several: { ...SEVERAL_DOCUMENTS, ...(o.several ?? {}) },
     };
@@ -293,20 +327,27 @@ export class LocalGenerator implements Generator {
     }
     const ranked = all;
     const best = ranked[0];
-    // Rivals for the margin: sentences of other pages whose document the question names at least
-    // as much (a page of a document it does not name is no coin flip). Both are compared on what
-    // the sentences say, without the document match they share.
+    // Rivals for the margin: sentences of other documents that the question names at least as
+    // much (a document it does not name is no coin flip). Both are compared on what the sentences
+    // say, without the document match they share. A close page of the best sentence's own document
+    // is no reason to decline: the document is clear, only the page is not, so both pages are cited
+    // when the other page's best sentence says at least closePageShare of what the best one says.
+    const content = (c: Candidate) => c.score - best.named;
+    const close = (c: Candidate | undefined) =>
+      !!c && content(c) > 0 && content(best) < content(c) * this.o.minMargin;
+    const otherPage = (c: Candidate) =>
+      c.passage.fileName === best.passage.fileName && c.passage.pageNumber !== best.passage.pageNumber;
     const rival = ranked.find(
       (c) =>
-        (c.passage.fileName !== best.passage.fileName || c.passage.pageNumber !== best.passage.pageNumber) &&
+        (c.passage.fileName !== best.passage.fileName || (!this.o.citeClosePages && otherPage(c))) &&
         c.named >= best.named,
     );
-    if (
-      rival &&
-      rival.score - best.named > 0 &&
-      best.score - best.named < (rival.score - best.named) * this.o.minMargin
-    )
-      return NO_ANSWER_TEXT;
+    if (close(rival)) return NO_ANSWER_TEXT;
+    const closePage = this.o.citeClosePages ? ranked.find(otherPage) : undefined;
+    // A close call within the document is settled for the best sentence only when it states
+    // something: a form field the question asks about with no value after its label (`Airframe
+    // Total Time: Engine Manufacturer: ...`) is no answer, and the document may well have none.
+    if (closePage && close(closePage) && emptyFieldAsked(best, q)) return NO_ANSWER_TEXT;
 
     const own = segmentsOf.get(best.passage) ?? [];
     const chosen: Candidate[] = [];
@@ -322,13 +363,17 @@ export class LocalGenerator implements Generator {
     ) {
       chosen.push(next);
     }
-    for (const c of ranked.slice(1)) {
-      const samePage =
-        c.passage.fileName === best.passage.fileName && c.passage.pageNumber === best.passage.pageNumber;
-      if (c.score < best.score * (samePage ? this.o.followShare : 0.95)) break;
-      if (chosen.some((x) => x.text === c.text)) continue;
-      chosen.push(c);
-      break;
+    if (closePage && content(closePage) > 0 && content(closePage) >= content(best) * this.o.closePageShare) {
+      chosen.push(closePage);
+    } else {
+      for (const c of ranked.slice(1)) {
+        const samePage =
+          c.passage.fileName === best.passage.fileName && c.passage.pageNumber === best.passage.pageNumber;
+        if (c.score < best.score * (samePage ? this.o.followShare : 0.95)) break;
+        if (chosen.some((x) => x.text === c.text)) continue;
+        chosen.push(c);
+        break;
+      }
     }
 
     const parts: string[] = [];
