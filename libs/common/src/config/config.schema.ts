@@ -340,7 +340,7 @@ export const CONFIG_VARIABLES = [
     name: 'LLM_THREADS',
     kind: 'int',
     description:
-      'CPU threads of the local generative model. Unset: what node-llama-cpp picks for the machine.',
+      "CPU threads of the local generative model. Unset: one per CPU core it computes on (node-llama-cpp's own default, twice that, makes its threads spin-wait for each other: many times slower).",
   },
   {
     name: 'LLM_MAX_ANSWER_TOKENS',

@@ -40,12 +40,23 @@ export interface LlamaRuntimeOptions {
   modelPath: string;
   /** LLM_CONTEXT_SIZE (tokens of prompt plus answer). */
   contextSize: number;
-  /** LLM_THREADS; undefined lets node-llama-cpp choose. */
+  /** LLM_THREADS; undefined: one per CPU math core (`defaultLlmThreads`). */
   threads?: number;
   /** LLM_TIMEOUT_MS: one call, waiting in the queue included. */
   timeoutMs: number;
   /** LLM_MAX_QUEUE: calls that may wait for the context. */
   maxQueue: number;
+}
+
+/**
+ * Threads when LLM_THREADS is unset: one per core llama.cpp computes on (`cpuMathCores`), never
+ * node-llama-cpp's own default (`maxThreads`, twice that on this 2-core machine kind). With more
+ * threads than cores, llama.cpp's threads spin-wait for each other at every step: measured here on
+ * 2 cores with the 1.5B model and a 989-token prompt, 4 threads took 26 s to the first token and
+ * 6.7 s per token after it, 2 threads 13 s and 0.05 s (docs/decisions.md).
+ */
+export function defaultLlmThreads(llama: Pick<Llama, 'cpuMathCores'>): number {
+  return Math.max(1, llama.cpuMathCores);
 }
 
 /** The loaded model with its one context sequence; handed to one job at a time. */
@@ -176,7 +187,7 @@ export class LlamaRuntime {
       const context = await model.createContext({
         contextSize: this.o.contextSize,
         batchSize: 512,
-        ...(this.o.threads ? { threads: this.o.threads } : {}),
+        threads: this.o.threads ?? defaultLlmThreads(llama),
       });
       const grammars = new Map<string, Promise<LlamaGrammar>>();
       const handle: LlamaHandle = {
@@ -197,7 +208,7 @@ export class LlamaRuntime {
       };
       this.handle = handle;
       this.log.log(
-        `loaded ${this.modelName} in ${Date.now() - t0} ms (context ${context.contextSize} tokens)`,
+        `loaded ${this.modelName} in ${Date.now() - t0} ms (context ${context.contextSize} tokens, ${context.currentThreads} threads)`,
       );
       return handle;
     } catch (err) {

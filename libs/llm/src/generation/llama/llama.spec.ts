@@ -5,7 +5,7 @@ import { testLlmModelPath } from '../../../../../test/support/llm-model';
 import { GenerationEvent, NO_ANSWER_TEXT, Passage } from '../generation.port';
 import { LlamaRewriter, LlamaTitler } from './llama.chat';
 import { LlamaGenerator } from './llama.generator';
-import { LlamaRuntime, LlamaRuntimeOptions } from './llama-runtime';
+import { defaultLlmThreads, LlamaRuntime, LlamaRuntimeOptions } from './llama-runtime';
 import { SerialQueue } from './serial-queue';
 
 /**
@@ -224,6 +224,20 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
     expect(t.title.length).toBeGreaterThan(0);
     expect(t.title.length).toBeLessThanOrEqual(60);
     expect(t.title).not.toContain('\n');
+  });
+
+  it("computes on one thread per CPU math core when LLM_THREADS is unset, not node-llama-cpp's default", async () => {
+    const unset = new LlamaRuntime(options({ threads: undefined }));
+    try {
+      const used = await unset.run('Thread probe', undefined, async (m) => ({
+        threads: m.context.currentThreads,
+        cores: m.llama.cpuMathCores,
+      }));
+      expect(used.threads).toBe(used.cores);
+      expect(defaultLlmThreads({ cpuMathCores: 0 })).toBe(1);
+    } finally {
+      await unset.close();
+    }
   });
 });
 
