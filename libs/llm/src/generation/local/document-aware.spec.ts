@@ -50,6 +50,36 @@ describe('LocalGenerator with document context', () => {
     expect(cited(g.compose({ question: list, query: list, history: [], passages })).sort()).toEqual([2, 3]);
   });
 
+  it('reads "how old" as asking for an age, so the page that labels the age is cited', () => {
+    const page = (n: number, pageNumber: string, text: string): Passage => ({
+      n,
+      fileName: 'venice.pdf',
+      pageNumber,
+      text,
+      context: 'NTSB Aviation Accident Final Report | Venice FL Cessna N461TC 20071126 200711',
+    });
+    const pages = [
+      page(
+        1,
+        '2',
+        'Student Pilot Information\nCertificate: Student Age: 17, Male\nAirplane Rating(s): None Seat Occupied: Left\n' +
+          'Flight Time: 28 hours (Total, all aircraft)',
+      ),
+      page(
+        2,
+        '1',
+        'Analysis During his first solo flight, the student pilot flew the airplane too fast on final approach. ' +
+          'The student pilot flared high and the airplane bounced. The student pilot then added power. ' +
+          'The flight instructor said the student pilot had done well on earlier flights.',
+      ),
+      page(3, '1', "Findings The student pilot's improper recovery from a bounced landing."),
+    ];
+    const question = 'How old was the pilot in the accident at Venice, Florida?';
+    const text = g.compose({ question, query: question, history: [], passages: pages });
+    expect(text).toContain('Age: 17');
+    expect(cited(text)[0]).toBe(1);
+  });
+
   it('prefers the report whose registration number the question gives', () => {
     const question = 'What was the total flight time of the pilot of N1181Y?';
     expect(cited(g.compose({ question, query: question, history: [], passages }))).toEqual([1]);

@@ -21,9 +21,27 @@ export function stemsWithDates(text: string): string[] {
  * their postal codes (documents write `Elyria, OH`), no "how many", the rest as content stems.
  */
 export function queryStems(text: string): string[] {
-  const asked = abbreviateStates(withoutDates(text)).replace(HOW_MUCH, ' ');
+  const asked = abbreviateStates(withoutDates(text))
+    .replace(HOW_MUCH, ' ')
+    .replace(HOW_ATTRIBUTE, (_m, adjective: string) => ` ${ATTRIBUTE_OF[adjective.toLowerCase()]} `);
   return [...contentStems(asked), ...dateTokens(text)];
 }
+
+/**
+ * "How old", "how far", ... ask for an attribute that documents label with its noun (`Age: 17`,
+ * `Distance: 3 miles`); the adjective is rarely written beside the value.
+ */
+const ATTRIBUTE_OF: Record<string, string> = {
+  old: 'age',
+  far: 'distance',
+  fast: 'speed',
+  tall: 'height',
+  high: 'height',
+  heavy: 'weight',
+  deep: 'depth',
+  wide: 'width',
+};
+const HOW_ATTRIBUTE = /\bhow (old|far|fast|tall|high|heavy|deep|wide)\b/gi;
 
 /** "How many" and "how much" ask for a quantity; "many" is not what the answer is about. */
 const HOW_MUCH = /\bhow (many|much)\b/gi;
