@@ -24,6 +24,16 @@ import { ReembedService } from './reembed/reembed.service';
 import { RunCredentials } from './pipeline/run-credentials';
 import { DocumentSummarizer } from './summary/summarizer';
 
+/** The indexing API's use cases: provided here and exported to the API's controller. */
+const INDEXING_USE_CASES = [
+  StartIndexing,
+  CheckSource,
+  CancelIndexing,
+  RetryDocument,
+  DeleteDocsets,
+  IndexingStatus,
+];
+
 /**
  * Indexing: pipelines the worker's activities call, and the use cases behind the indexing API
  * (one class per endpoint group, sharing RunLauncher and the one Temporal adapter, IndexingWorkflowClient).
@@ -45,27 +55,11 @@ import { DocumentSummarizer } from './summary/summarizer';
     IndexingWorkflowClient,
     StaleRunRecovery,
     RunLauncher,
-    StartIndexing,
-    CheckSource,
-    CancelIndexing,
-    RetryDocument,
-    DeleteDocsets,
-    IndexingStatus,
+    ...INDEXING_USE_CASES,
     IndexingAccountDeletionHook,
     ReembedService,
     EmbeddingSpaceCheck,
   ],
-  exports: [
-    DocsetPipeline,
-    DocumentPipeline,
-    StartIndexing,
-    CheckSource,
-    CancelIndexing,
-    RetryDocument,
-    DeleteDocsets,
-    IndexingStatus,
-    DocumentExtractor,
-    ReembedService,
-  ],
+  exports: [DocsetPipeline, DocumentPipeline, ...INDEXING_USE_CASES, DocumentExtractor, ReembedService],
 })
 export class IndexingModule {}
