@@ -164,10 +164,16 @@ export function createLlamaRuntime(cfg: AppConfig): LlamaRuntime {
   });
 }
 
-export function createLlamaGenerator(cfg: AppConfig, runtime: LlamaRuntime): LlamaGenerator {
+export function createLlamaGenerator(
+  cfg: AppConfig,
+  runtime: LlamaRuntime,
+  local: LocalGenerator,
+): LlamaGenerator {
   return new LlamaGenerator(runtime, {
     promptTokenBudget: cfg.promptTokenBudget,
     maxAnswerTokens: cfg.llmMaxAnswerTokens,
+    evidence: cfg.llmEvidence,
+    extractive: (input) => local.compose(input),
   });
 }
 
@@ -176,7 +182,7 @@ export function createLlamaGenerator(cfg: AppConfig, runtime: LlamaRuntime): Lla
  * while its file is missing), OpenAI-compatible and Cohere when configured.
  */
 export function createGenerators(cfg: AppConfig, local: LocalGenerator, runtime: LlamaRuntime): Generator[] {
-  const list: Generator[] = [local, createLlamaGenerator(cfg, runtime)];
+  const list: Generator[] = [local, createLlamaGenerator(cfg, runtime, local)];
   const o = openAi(cfg);
   if (o) list.push(new OpenAiGenerator({ ...o, promptTokenBudget: cfg.promptTokenBudget }));
   const c = cohere(cfg);

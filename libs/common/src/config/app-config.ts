@@ -75,6 +75,7 @@ export interface AppConfig {
   llmTimeoutMs: number;
   llmMaxQueue: number;
   promptTokenBudget: number;
+  llmEvidence: 'chosen' | 'retrieved';
   localEmbedder: 'auto' | 'minilm' | 'hashing';
   localEmbedderModelDir?: string;
   localEmbedderThreads: number;

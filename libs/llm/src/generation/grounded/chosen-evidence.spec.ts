@@ -1,0 +1,53 @@
+import { GenerateInput, NO_ANSWER_TEXT, Passage } from '../generation.port';
+import { LocalGenerator } from '../local/local.generator';
+import { chosenEvidence } from './chosen-evidence';
+
+const p = (n: number, fileName: string, pageNumber: string, text: string): Passage => ({
+  n,
+  fileName,
+  pageNumber,
+  text,
+});
+
+const input = (question: string, passages: Passage[]): GenerateInput => ({
+  question,
+  query: question,
+  history: [],
+  passages,
+});
+
+describe('chosenEvidence', () => {
+  const passages = [
+    p(1, 'a.pdf', '3', 'Page three of a covers the weather on the day.'),
+    p(2, 'b.pdf', '1', 'Report b was written in Denver.'),
+    p(3, 'a.pdf', '2', 'Chunk two of page two.'),
+    p(4, 'a.pdf', '3', 'A second chunk of page three of a.'),
+    p(5, 'c.pdf', '7', 'Nothing relevant.'),
+  ];
+
+  it('puts the cited passages first, in citation order, each followed by the other chunks of its page', () => {
+    const out = chosenEvidence(input('q', passages), () => 'First. [3] Second. [1] Again. [3]');
+    expect(out?.map((x) => x.n)).toEqual([3, 1, 4]);
+  });
+
+  it('is null when the extractive answer declines, cites nothing, or there are no passages', () => {
+    expect(chosenEvidence(input('q', passages), () => NO_ANSWER_TEXT)).toBeNull();
+    expect(chosenEvidence(input('q', passages), () => 'An answer with no marker.')).toBeNull();
+    expect(chosenEvidence(input('q', passages), () => 'Unknown passage. [42]')).toBeNull();
+    expect(chosenEvidence(input('q', []), () => 'x [1]')).toBeNull();
+  });
+
+  it('follows the real extractive answerer: the document a question names, and no evidence for an unrelated one', () => {
+    const local = new LocalGenerator();
+    const docs = [
+      p(1, 'plant.pdf', '2', 'The North Plant opened in 1965 and the South Plant opened in 1998.'),
+      p(2, 'staff.pdf', '5', 'The water authority employs 287 people across both plants.'),
+      p(3, 'staff.pdf', '5', 'Of these, 40 work at the laboratory.'),
+    ];
+    const compose = (i: GenerateInput) => local.compose(i);
+    expect(chosenEvidence(input('When did the South Plant open?', docs), compose)?.[0].n).toBe(1);
+    const staff = chosenEvidence(input('How many people does the water authority employ?', docs), compose);
+    expect(staff?.map((x) => x.fileName)).toEqual(['staff.pdf', 'staff.pdf']);
+    expect(chosenEvidence(input('What is the capital city of Peru?', docs), compose)).toBeNull();
+  });
+});

@@ -1,0 +1,43 @@
+import type { GenerateInput, Passage } from '../generation.port';
+import { NO_ANSWER_TEXT } from '../generation.port';
+
+/** Which passages a generative answer is written from (LLM_EVIDENCE). */
+export type EvidenceMode = 'chosen' | 'retrieved';
+
+/** What the extractive answerer made of a question: its answer text with `[n]` markers. */
+export type ExtractiveAnswer = (input: GenerateInput) => string;
+
+/**
+ * The passages a small generative model answers from, chosen by the extractive answerer:
+ *
+ * - `null` when the extractive answerer declines (the passages do not cover the question, or two
+ *   documents the question names as much answer it about equally): the answer is the not-found
+ *   answer, and no model call is made. A 1.5B model asked to say "I don't know" when the passages
+ *   miss the answer writes an answer from them anyway (docs/decisions.md), so declining is decided
+ *   outside it, by the same rules the extractive answer uses;
+ * - otherwise the passages its answer cites, in the order it cites them, each followed by the other
+ *   retrieved passages of the same page (a page is split into overlapping chunks, and the sentence the
+ *   model needs may sit in the neighbouring one). Passages of pages it did not cite are left out:
+ *   a small model given the top 8 passages cites the wrong document or page far more often than the
+ *   extractive choice does, and a shorter prompt is a sooner first token on a CPU.
+ */
+export function chosenEvidence(input: GenerateInput, extractive: ExtractiveAnswer): Passage[] | null {
+  if (input.passages.length === 0) return null;
+  const answer = extractive(input);
+  if (answer === NO_ANSWER_TEXT) return null;
+  const byN = new Map(input.passages.map((p) => [p.n, p]));
+  const cited: Passage[] = [];
+  for (const m of answer.matchAll(/\[(\d+)\]/g)) {
+    const p = byN.get(Number(m[1]));
+    if (p && !cited.includes(p)) cited.push(p);
+  }
+  if (cited.length === 0) return null;
+  const page = (p: Passage) => `${p.fileName}\u0000${p.pageNumber}`;
+  const out: Passage[] = [];
+  for (const c of cited) {
+    for (const p of [c, ...input.passages.filter((x) => x !== c && page(x) === page(c))]) {
+      if (!out.includes(p)) out.push(p);
+    }
+  }
+  return out;
+}
