@@ -85,6 +85,12 @@ export interface Generator {
    * model file is not installed. Called before an answer starts, so the caller gets a JSON error.
    */
   assertAvailable?(): void;
+  /**
+   * Whether the generator answers only where the extractive answerer would (local-llm with
+   * LLM_EVIDENCE=chosen), so the ask pipeline applies the extractive answerer's topic check to it
+   * too. True for the extractive answerer itself.
+   */
+  readonly choosesExtractively?: boolean;
   generate(input: GenerateInput): AsyncIterable<GenerationEvent>;
 }
 

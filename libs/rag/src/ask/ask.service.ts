@@ -177,7 +177,7 @@ export class AskService {
 
     const tracker = new CitationTracker(hits.map((h) => h.chunk));
     const uncovered =
-      hits.length > 0 && generator.provider === 'local'
+      hits.length > 0 && generator.choosesExtractively
         ? await this.uncoveredTopic(asker, cmd, query, hits)
         : false;
     throwIfAborted(signal);

@@ -53,13 +53,17 @@ export class LlamaGenerator implements Generator {
     private readonly o: LlamaGeneratorOptions,
   ) {}
 
+  get choosesExtractively(): boolean {
+    return (this.o.evidence ?? 'chosen') === 'chosen' && !!this.o.extractive;
+  }
+
   assertAvailable(): void {
     this.runtime.assertInstalled();
   }
 
   async *generate(input: GenerateInput): AsyncIterable<GenerationEvent> {
     const evidence =
-      (this.o.evidence ?? 'chosen') === 'chosen' && this.o.extractive
+      this.choosesExtractively && this.o.extractive
         ? chosenEvidence(input, this.o.extractive)
         : input.passages;
     if (!evidence || evidence.length === 0) {

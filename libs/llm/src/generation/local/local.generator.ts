@@ -211,6 +211,7 @@ export class LocalGenerator implements Generator {
   readonly provider = 'local' as const;
   readonly models = [LOCAL_MODELS.generator] as const;
   readonly defaultModel = LOCAL_MODELS.generator;
+  readonly choosesExtractively = true;
   private readonly o: Required<Omit<LocalGeneratorOptions, 'several'>> & {
     several: typeof SEVERAL_DOCUMENTS;
   };
