@@ -177,6 +177,41 @@ export function citationGrammar(labels: readonly number[]): string {
 }
 
 /**
+ * GBNF grammar of a list or compare answer drawn from several documents: one sentence per document,
+ * in order, each citing one of that document's passage labels, then at most one more sentence citing
+ * any passage (the comparison or a summary). Or NOT_FOUND_REPLY. A small model given passages of
+ * three documents otherwise writes one sentence about the first and cites only it.
+ */
+export function perDocumentGrammar(documents: readonly (readonly number[])[]): string {
+  const all = documents.flat();
+  const segs = documents.map((_, i) => `seg${i + 1}`);
+  const nums = (ls: readonly number[]) => ls.map((l) => `"${l}"`).join(' | ');
+  return [
+    `root ::= "${NOT_FOUND_REPLY.replace(/"/g, '\\"')}" | ${segs.join(' " " ')} (" " seg)?`,
+    ...documents.map((ls, i) => `seg${i + 1} ::= "[" (${nums(ls)}) "] " first char* "."`),
+    'seg ::= "[" num "] " first char* "."',
+    'first ::= [^ \\n\\[.]',
+    'char ::= [^\\[\\n.] | "[" [^0-9\\n] | "." [^ \\n\\[]',
+    `num ::= ${nums(all)}`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * The passages' labels grouped by document, in order of first appearance, when they come from two or
+ * more documents (at most `max`); undefined otherwise.
+ */
+export function labelsByDocument(passages: readonly PromptPassage[], max: number): number[][] | undefined {
+  const groups = new Map<string, number[]>();
+  for (const p of passages) {
+    const g = groups.get(p.fileName);
+    if (g) g.push(p.label);
+    else if (groups.size < max) groups.set(p.fileName, [p.label]);
+  }
+  return groups.size >= 2 ? [...groups.values()] : undefined;
+}
+
+/**
  * JSON schema of an answer for providers with structured outputs: `passage` comes before `text`,
  * so the passage of a sentence is known before its text streams.
  */

@@ -3,6 +3,8 @@ import { CitedAnswerStream } from './cited-answer-stream';
 import {
   answerUserPrompt,
   citationGrammar,
+  labelsByDocument,
+  perDocumentGrammar,
   NOT_FOUND_REPLY,
   PromptPassage,
   selectPassages,
@@ -148,5 +150,24 @@ describe('prompt and grammar', () => {
     const g = citationGrammar([1, 2, 3]);
     expect(g).toContain('num ::= "1" | "2" | "3"');
     expect(g).toContain(`root ::= "${NOT_FOUND_REPLY}" | seg (" " seg)? (" " seg)?`);
+  });
+});
+
+describe('list and compare answers: one sentence per document', () => {
+  const pp = (label: number, fileName: string) => ({ label, n: label * 10, fileName, pageNumber: '1', text: 't' });
+
+  it('groups the prompt labels by document in order of first appearance, at most max documents', () => {
+    const ps = [pp(1, 'a.pdf'), pp(2, 'b.pdf'), pp(3, 'a.pdf'), pp(4, 'c.pdf')];
+    expect(labelsByDocument(ps, 6)).toEqual([[1, 3], [2], [4]]);
+    expect(labelsByDocument(ps, 2)).toEqual([[1, 3], [2]]);
+    expect(labelsByDocument([pp(1, 'a.pdf'), pp(2, 'a.pdf')], 6)).toBeUndefined();
+  });
+
+  it('requires a sentence citing each document, in order, then allows one more citing any passage', () => {
+    const g = perDocumentGrammar([[1, 3], [2]]);
+    expect(g).toContain(`root ::= "I don't know." | seg1 " " seg2 (" " seg)?`);
+    expect(g).toContain('seg1 ::= "[" ("1" | "3") "] " first char* "."');
+    expect(g).toContain('seg2 ::= "[" ("2") "] " first char* "."');
+    expect(g).toContain('num ::= "1" | "3" | "2"');
   });
 });

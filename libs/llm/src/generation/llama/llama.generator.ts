@@ -12,11 +12,17 @@ import {
   answerUserPrompt,
   citationGrammar,
   GRAMMAR_ANSWER_INSTRUCTIONS,
+  labelsByDocument,
+  perDocumentGrammar,
   selectPassages,
   systemPrompt,
 } from '../grounded/grounded-prompt';
 import { LlamaRuntime } from './llama-runtime';
 import { TextChannel } from './serial-queue';
+import { questionScope } from '../../analysis/question-scope';
+
+/** Most documents a list or compare answer gives a sentence each. */
+const MAX_DOCUMENTS_PER_ANSWER = 6;
 
 export interface LlamaGeneratorOptions {
   /** PROMPT_TOKEN_BUDGET: tokens of passages in the prompt. */
@@ -83,16 +89,27 @@ export class LlamaGenerator implements Generator {
         });
         const answer = new CitedAnswerStream(passages);
         const before = m.sequence.tokenMeter.getState();
+        // A list or compare question answered from the extractive choice of several documents:
+        // one sentence per chosen document, each citing it (perDocumentGrammar).
+        const documents =
+          this.choosesExtractively && questionScope(input.question) !== 'single'
+            ? labelsByDocument(passages, MAX_DOCUMENTS_PER_ANSWER)
+            : undefined;
         if (passages.length > 0) {
-          const grammar = await m.grammar(citationGrammar(passages.map((p) => p.label)));
+          const grammar = await m.grammar(
+            documents ? perDocumentGrammar(documents) : citationGrammar(passages.map((p) => p.label)),
+          );
           const session = new m.ChatSession({
             contextSequence: m.sequence,
             systemPrompt: systemPrompt(GRAMMAR_ANSWER_INSTRUCTIONS, input.promptContext),
             autoDisposeSequence: false,
           });
           try {
-            await session.prompt(answerUserPrompt(input, passages), {
-              maxTokens: this.o.maxAnswerTokens,
+            const hint = documents
+              ? `\n(The passages come from ${documents.length} documents: write one sentence about each, in the order given.)`
+              : '';
+            await session.prompt(answerUserPrompt(input, passages) + hint, {
+              maxTokens: this.o.maxAnswerTokens * (documents ? Math.ceil((documents.length + 1) / 2) : 1),
               temperature: 0,
               grammar,
               signal: s,

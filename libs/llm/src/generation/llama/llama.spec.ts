@@ -133,6 +133,40 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
       expect(viaChosen.calls[0].inputTokens).toBeLessThan(viaAll.calls[0].inputTokens - 100);
     });
 
+    it('answers a compare question with a sentence citing each document the extractive answer chose', async () => {
+      const reports: Passage[] = [
+        {
+          n: 1,
+          fileName: 'tallahassee.pdf',
+          pageNumber: '2',
+          text: 'The pilot held a private certificate and had 1,210 hours of total flight time.',
+          context: 'Tallahassee, Florida; December 8, 2007',
+        },
+        {
+          n: 2,
+          fileName: 'seward.pdf',
+          pageNumber: '3',
+          text: 'The pilot held a commercial certificate and had 340 hours of total flight time.',
+          context: 'Seward, Alaska; November 29, 2007',
+        },
+      ];
+      const input = {
+        question:
+          'Who had more total flight time: the pilot in the Tallahassee, Florida accident or the pilot in the Seward, Alaska accident?',
+        query: 'pilot total flight time Tallahassee Florida Seward Alaska',
+        history: [],
+        passages: reports,
+      };
+      // The extractive choice cites both reports, so the grammar asks a sentence of each.
+      expect(extractive.compose(input)).toMatch(/\[1\][\s\S]*\[2\]|\[2\][\s\S]*\[1\]/);
+      const r = await collect(chosen().generate(input));
+      expect(r.calls).toHaveLength(1);
+      expect(r.answer).not.toBe(NO_ANSWER_TEXT);
+      expectCitedOrNotFound(r.answer, [1, 2]);
+      expect(r.answer).toMatch(/\[1\]/);
+      expect(r.answer).toMatch(/\[2\]/);
+    });
+
     it('declines without a model call where the extractive answerer declines', async () => {
       const r = await collect(
         chosen().generate({
