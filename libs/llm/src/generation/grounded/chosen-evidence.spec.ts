@@ -27,7 +27,8 @@ describe('chosenEvidence', () => {
 
   it('puts the cited passages first, in citation order, each followed by the other chunks of its page', () => {
     const out = chosenEvidence(input('q', passages), () => 'First. [3] Second. [1] Again. [3]');
-    expect(out?.map((x) => x.n)).toEqual([3, 1, 4]);
+    expect(out?.passages.map((x) => x.n)).toEqual([3, 1, 4]);
+    expect(out?.answer).toBe('First. [3] Second. [1] Again. [3]');
   });
 
   it('is null when the extractive answer declines, cites nothing, or there are no passages', () => {
@@ -45,9 +46,9 @@ describe('chosenEvidence', () => {
       p(3, 'staff.pdf', '5', 'Of these, 40 work at the laboratory.'),
     ];
     const compose = (i: GenerateInput) => local.compose(i);
-    expect(chosenEvidence(input('When did the South Plant open?', docs), compose)?.[0].n).toBe(1);
+    expect(chosenEvidence(input('When did the South Plant open?', docs), compose)?.passages[0].n).toBe(1);
     const staff = chosenEvidence(input('How many people does the water authority employ?', docs), compose);
-    expect(staff?.map((x) => x.fileName)).toEqual(['staff.pdf', 'staff.pdf']);
+    expect(staff?.passages.map((x) => x.fileName)).toEqual(['staff.pdf', 'staff.pdf']);
     expect(chosenEvidence(input('What is the capital city of Peru?', docs), compose)).toBeNull();
   });
 });

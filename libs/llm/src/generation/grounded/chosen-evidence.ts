@@ -20,8 +20,20 @@ export type ExtractiveAnswer = (input: GenerateInput) => string;
  *   model needs may sit in the neighbouring one). Passages of pages it did not cite are left out:
  *   a small model given the top 8 passages cites the wrong document or page far more often than the
  *   extractive choice does, and a shorter prompt is a sooner first token on a CPU.
+ *
+ * The extractive answer comes along: where the model, given passages the extractive answerer found
+ * an answer in, still writes the not-found reply, that answer is given instead. On the dev corpus the
+ * 1.5B model declined 3 of 72 answerable questions this way, each of which the extractive answer
+ * cited the right page for, while the extractive rules alone already declined all 5 unanswerable
+ * ones: the model's refusal after the extractive choice is its failure to read, not an absence.
  */
-export function chosenEvidence(input: GenerateInput, extractive: ExtractiveAnswer): Passage[] | null {
+export interface ChosenEvidence {
+  /** The extractive answer (with `[n]` markers): the answer when the model writes the not-found reply. */
+  answer: string;
+  passages: Passage[];
+}
+
+export function chosenEvidence(input: GenerateInput, extractive: ExtractiveAnswer): ChosenEvidence | null {
   if (input.passages.length === 0) return null;
   const answer = extractive(input);
   if (answer === NO_ANSWER_TEXT) return null;
@@ -39,5 +51,5 @@ export function chosenEvidence(input: GenerateInput, extractive: ExtractiveAnswe
       if (!out.includes(p)) out.push(p);
     }
   }
-  return out;
+  return { answer, passages: out };
 }

@@ -17,7 +17,8 @@ const NEXT_MARKER = /\[\d|\[$/;
  *   cut-off last sentence (maximum tokens) ends with the marker the model chose for it;
  * - a sentence whose label names no passage is dropped, as is text before the first marker, so no
  *   sentence is ever released without a marker;
- * - NOT_FOUND_REPLY (or nothing at all) becomes NO_ANSWER_TEXT, which carries no marker.
+ * - NOT_FOUND_REPLY (or nothing at all) becomes NO_ANSWER_TEXT, which carries no marker, or the
+ *   `notFoundText` given.
  */
 export class CitedAnswerStream {
   private buf = '';
@@ -31,7 +32,14 @@ export class CitedAnswerStream {
   private sentences = 0;
   private readonly byLabel: Map<number, number>;
 
-  constructor(passages: readonly Pick<PromptPassage, 'label' | 'n'>[]) {
+  /**
+   * `notFoundText` replaces the not-found reply (default NO_ANSWER_TEXT): an answer found another
+   * way, with its own markers (chosenEvidence).
+   */
+  constructor(
+    passages: readonly Pick<PromptPassage, 'label' | 'n'>[],
+    private readonly notFoundText = NO_ANSWER_TEXT,
+  ) {
     this.byLabel = new Map(passages.map((p) => [p.label, p.n]));
   }
 
@@ -45,7 +53,7 @@ export class CitedAnswerStream {
   finish(): string {
     let out = this.drain(true);
     out += this.closeSentence();
-    if (!this.emitted) out += this.emit(NO_ANSWER_TEXT);
+    if (!this.emitted) out += this.emit(this.notFoundText);
     return out;
   }
 
@@ -62,7 +70,7 @@ export class CitedAnswerStream {
         if (!t) return out;
         if (t.startsWith(NOT_FOUND_REPLY) || (final && NOT_FOUND_REPLY.startsWith(t))) {
           this.notFound = true;
-          out += this.emit(NO_ANSWER_TEXT);
+          out += this.emit(this.notFoundText);
           break;
         }
         if (NOT_FOUND_REPLY.startsWith(t)) return out;

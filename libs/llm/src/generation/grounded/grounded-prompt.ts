@@ -19,8 +19,8 @@ export const MAX_ANSWER_SENTENCES = 3;
 /** Instructions of the local model: its output starts each sentence with the passage number. */
 export const GRAMMAR_ANSWER_INSTRUCTIONS =
   'You answer questions using only the numbered passages the user gives. Write at most three short ' +
-  'sentences. Begin every sentence with the number of the passage it comes from in brackets, like ' +
-  '"[2] The default is 10pt." Quote commands, options, names and values exactly as the passage writes ' +
+  'sentences. Begin every sentence with the number of the passage it comes from in brackets, then ' +
+  'the sentence. Quote commands, options, names and values exactly as the passage writes ' +
   `them. If the passages do not contain the answer, reply exactly: ${NOT_FOUND_REPLY}`;
 
 /** Instructions of a JSON-schema provider (OpenAI-compatible servers). */

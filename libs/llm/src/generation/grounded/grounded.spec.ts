@@ -59,6 +59,16 @@ describe('CitedAnswerStream', () => {
     }
   });
 
+  it('gives the notFoundText instead of the not-found reply when one is given, streamed or at the end', () => {
+    const fallback = 'Found another way. [9]';
+    const s1 = new CitedAnswerStream([{ label: 1, n: 9 }], fallback);
+    expect(s1.push("I don't know.") + s1.finish()).toBe(fallback);
+    const s2 = new CitedAnswerStream([{ label: 1, n: 9 }], fallback);
+    expect(s2.finish()).toBe(fallback);
+    const s3 = new CitedAnswerStream([{ label: 1, n: 9 }], fallback);
+    expect(s3.push('[1] The model answered.') + s3.finish()).toBe('The model answered. [9]');
+  });
+
   it('does not take a sentence for the not-found reply while it may still be one', () => {
     const r = run(['I', ' don']);
     expect(r.released.slice(0, 2)).toEqual(['', '']);

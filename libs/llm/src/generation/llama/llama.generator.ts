@@ -68,10 +68,8 @@ export class LlamaGenerator implements Generator {
   }
 
   async *generate(input: GenerateInput): AsyncIterable<GenerationEvent> {
-    const evidence =
-      this.choosesExtractively && this.o.extractive
-        ? chosenEvidence(input, this.o.extractive)
-        : input.passages;
+    const chosen = this.choosesExtractively && this.o.extractive ? chosenEvidence(input, this.o.extractive) : undefined;
+    const evidence = chosen === undefined ? input.passages : chosen?.passages;
     if (!evidence || evidence.length === 0) {
       yield { type: 'text', text: NO_ANSWER_TEXT };
       return;
@@ -87,7 +85,7 @@ export class LlamaGenerator implements Generator {
           countTokens: m.countTokens,
           query: `${input.question} ${input.query}`,
         });
-        const answer = new CitedAnswerStream(passages);
+        const answer = new CitedAnswerStream(passages, chosen?.answer);
         const before = m.sequence.tokenMeter.getState();
         // A list or compare question answered from the extractive choice of several documents:
         // one sentence per chosen document, each citing it (perDocumentGrammar).

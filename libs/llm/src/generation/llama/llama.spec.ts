@@ -167,6 +167,21 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
       expect(r.answer).toMatch(/\[2\]/);
     });
 
+    it('gives the extractive answer when the model writes no answer of its own from the chosen passages', async () => {
+      // One token is never a whole cited sentence: the model's output ends as no answer.
+      const g = new LlamaGenerator(runtime, {
+        promptTokenBudget: 1500,
+        maxAnswerTokens: 1,
+        evidence: 'chosen',
+        extractive: (input) => extractive.compose(input),
+      });
+      const input = { ...ask, passages: staff };
+      const r = await collect(g.generate(input));
+      expect(r.calls).toHaveLength(1);
+      expect(r.answer).toBe(extractive.compose(input));
+      expect(r.answer).toMatch(/287 people/);
+    });
+
     it('declines without a model call where the extractive answerer declines', async () => {
       const r = await collect(
         chosen().generate({
