@@ -145,6 +145,22 @@ export function emptyFieldAsked(c: Candidate, q: WeightedQuery): boolean {
   return stemsWithDates(m[1]).some(asked) && !stemsWithDates(c.text.slice(m[1].length + 1)).some(asked);
 }
 
+/** A form field answered in the negative (`Amateur Built: No`, `Fire: None`); group 1 is the label's last word. */
+const NEGATIVE_FIELD = /([\p{L}\p{N}]+)\s*:\s*(?:No|None)\b(?!\s*\p{Ll})/gu;
+
+/**
+ * Whether a sentence holds a form field the question asks about answered `No` or `None`: the
+ * document states that it lacks what is asked. The field is asked about when the last word of its
+ * label is a query term its document context does not hold; only the last word, because in a
+ * form laid out in columns the words before it may be the previous field's value
+ * (`Instrument Rating(s): Airplane Second Pilot Present: No`).
+ */
+export function deniedFieldAsked(c: Candidate, q: WeightedQuery): boolean {
+  const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
+  for (const m of c.text.matchAll(NEGATIVE_FIELD)) if (stemsWithDates(m[1]).some(asked)) return true;
+  return false;
+}
+
 /** Title or affiliation lines: mostly capitalised words and almost no function words. */
 function headingLike(text: string): boolean {
   const toks = text.match(/[A-Za-z][\w'’]*/g) ?? [];
@@ -321,7 +337,15 @@ export class LocalGenerator implements Generator {
         scope,
         all,
         this.o.maxChars,
-        (stems) => covered(q, [...stems]),
+        {
+          covers: (stems) => covered(q, [...stems]),
+          says: (c) =>
+            covered(
+              q,
+              c.stems.filter((s) => !c.context.has(s)),
+            ),
+          denies: (c) => deniedFieldAsked(c, q),
+        },
         this.o.several,
       );
       if (several) return several;
