@@ -229,7 +229,14 @@ export async function runLegs(q: LegQuery, legs: RetrievalLegs, dimensions: numb
       ? legs.documents({ ...q, text: days.join(' ') }, ROUTING_DEPTH)
       : Promise.resolve([]),
   ]);
-  const routed = withDays(routedDocuments(documentHits, routing), routedDocuments(dayHits, routing));
+  // Every document the day tokens find holds one of the days: their scores are not compared, as
+  // one token's score says nothing more (and shortly after a write the embedded engine scores
+  // indexed and not yet indexed rows with different statistics).
+  const dated = [...new Set(dayHits.map((h) => h.documentId))];
+  const routed = withDays(
+    routedDocuments(documentHits, routing),
+    dated.length > routing.maxDocuments ? [] : dated,
+  );
   const [routedBm25, routedVector] = routed.length
     ? await Promise.all([
         legs.bm25({ ...q, documentIds: routed }, depth),
