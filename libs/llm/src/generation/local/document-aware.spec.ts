@@ -103,6 +103,25 @@ describe('LocalGenerator with document context', () => {
     expect(cited(g.compose({ question, query: question, history: [], passages })).sort()).toEqual([1, 3, 5]);
   });
 
+  it('declines when the best match is the asked field left blank on the form', () => {
+    const arteaga =
+      'NTSB Aviation Accident Factual Report | Pilot Information | Arteaga Mexico Cessna 210 20071206 200712';
+    const pilotPage = (fields: string): Passage => ({
+      n: 1,
+      fileName: 'arteaga.pdf',
+      pageNumber: '2',
+      text: `Pilot Information\n${fields}\nAirplane Rating(s): Seat Occupied:\nInstrument Rating(s): Second Pilot Present:`,
+      context: arteaga,
+    });
+    const question = 'How old was the pilot of the Cessna 210 that crashed near Arteaga, Mexico?';
+    const ask = (p: Passage) => g.compose({ question, query: question, history: [], passages: [p] });
+    expect(cited(ask(pilotPage('Certificate: Age:')))).toEqual([]);
+    // the same field with its value answers
+    const answered = ask(pilotPage('Certificate: Private Age: 45, Male'));
+    expect(answered).toContain('Age: 45');
+    expect([...new Set(cited(answered))]).toEqual([1]);
+  });
+
   it('reads "how old" as asking for an age, so the page that labels the age is cited', () => {
     const page = (n: number, pageNumber: string, text: string): Passage => ({
       n,

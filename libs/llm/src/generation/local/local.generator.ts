@@ -161,6 +161,19 @@ export function deniedFieldAsked(c: Candidate, q: WeightedQuery): boolean {
   return false;
 }
 
+/** A form line of labels only, none with a value: `Certificate: Age:`. */
+const BLANK_FORM_LINE = /^(?:\s*\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:)+\s*$/u;
+
+/**
+ * Whether a sentence is a form line whose labels have no values, one of them the field the
+ * question asks about (a query term its document context does not hold): the document leaves that
+ * field blank, so the line answers nothing, however well its label matches.
+ */
+export function blankFieldAsked(c: Candidate, q: WeightedQuery): boolean {
+  if (!BLANK_FORM_LINE.test(c.text)) return false;
+  return stemsWithDates(c.text).some((t) => q.terms.has(t) && !c.context.has(t));
+}
+
 /** Title or affiliation lines: mostly capitalised words and almost no function words. */
 function headingLike(text: string): boolean {
   const toks = text.match(/[A-Za-z][\w'’]*/g) ?? [];
@@ -352,6 +365,9 @@ export class LocalGenerator implements Generator {
     }
     const ranked = all;
     const best = ranked[0];
+    // The best match is the asked field left blank (`Certificate: Age:`): the document does not
+    // state it, and another sentence would answer something else.
+    if (blankFieldAsked(best, q)) return NO_ANSWER_TEXT;
     // Rivals for the margin: sentences of other documents that the question names at least as
     // much (a document it does not name is no coin flip). Both are compared on what the sentences
     // say, without the document match they share. A close page of the best sentence's own document
