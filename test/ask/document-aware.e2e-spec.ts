@@ -101,6 +101,25 @@ describe('POST /ask answers from the document a question names (near-identical r
     for (const f of [q.fileName, ...(q.alsoFiles ?? []).map((x) => x.fileName)]) expect(files).toContain(f);
   });
 
+  it('lists the reports whose form states the asked property, not those whose form denies it', async () => {
+    const q = item('sim-042'); // amateur-built: three reports say `Amateur Built: Yes`, the rest `No`
+    const r = await ask(q.question);
+    const files = new Set(r.citations.map((c) => c.fileName));
+    for (const f of [q.fileName, ...(q.alsoFiles ?? []).map((x) => x.fileName)]) expect(files).toContain(f);
+  });
+
+  it('answers a comparison whose verbs occur in no report (not taken for a foreign topic)', async () => {
+    const q = item('sim-035'); // "Which happened earlier in the day": `happened`, `earlier` are in no report
+    const r = await ask(q.question);
+    const files = new Set(r.citations.map((c) => c.fileName));
+    expect(files).toEqual(new Set([q.fileName, ...(q.alsoFiles ?? []).map((f) => f.fileName)]));
+  });
+
+  it('declines a question whose field the named report leaves blank', async () => {
+    const r = await ask(item('sim-046').question); // Arteaga: `Certificate: Age:` without a value
+    expect(r.citations).toEqual([]);
+  });
+
   it('cites nothing for an accident that is not in the set', async () => {
     const r = await ask(item('sim-044').question); // Chandler, Arizona: no such report
     expect(r.citations).toEqual([]);

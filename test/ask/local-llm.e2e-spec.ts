@@ -102,7 +102,9 @@ describe('POST /ask with the local generative model (SmolLM2-135M through node-l
     expect(res.status).toBe(200);
     expect(res.body.answer).toMatch(NO_ANSWER);
     expect(res.body.citations).toEqual([]);
-    expect(res.body.usage.perModel.find((m: any) => m.model === 'SmolLM2-135M-Instruct.Q4_1')).toBeUndefined();
+    expect(
+      res.body.usage.perModel.find((m: any) => m.model === 'SmolLM2-135M-Instruct.Q4_1'),
+    ).toBeUndefined();
   });
 
   it('streams delta events, then citations and done', async () => {

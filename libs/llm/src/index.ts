@@ -13,6 +13,7 @@ export * from './generation/local/local.titler';
 export * from './generation/local/local.reranker';
 export * from './analysis/question-scope';
 export { contentStems, queryTerms, stem } from './analysis/terms';
+export { qualifyingWords } from './analysis/parts-of-speech';
 export * from './generation/grounded/grounded-prompt';
 export * from './generation/grounded/cited-answer-stream';
 export * from './generation/llama/llama-runtime';

@@ -4,6 +4,7 @@ import {
   reciprocalRankFusion,
   RetrievalLegs,
   routedDocuments,
+  withDays,
   RRF_K,
   runSearch,
 } from './fusion';
@@ -187,6 +188,39 @@ describe('document routing and diversity', () => {
     expect(routed[0].chunk.id).toBe('t2');
     const plain = await runSearch({ ...q, routing: { weight: 0 } }, legs, 1);
     expect(plain[0].chunk.id).toBe('o1');
+  });
+
+  it('routes to the documents holding a day the query names, besides its context match', async () => {
+    // the context match of the whole query prefers `other` (it shares a frequent word with it);
+    // the day's token alone finds the two documents of that day
+    expect(withDays(['other'], ['d8a', 'd8b'])).toEqual(['other', 'd8a', 'd8b']);
+    // a document matching both the words and the day narrows the routing to it
+    expect(withDays(['tal', 'other'], ['tal', 'd8b'])).toEqual(['tal']);
+    expect(withDays(['tal'], [])).toEqual(['tal']);
+    const texts: string[] = [];
+    const routedTo: Array<string[] | undefined> = [];
+    const legs: RetrievalLegs = {
+      bm25: async (lq) => {
+        routedTo.push(lq.documentIds);
+        return [];
+      },
+      vector: async () => [],
+      documents: async (lq) => {
+        texts.push(lq.text);
+        return lq.text === '20071208'
+          ? [
+              { documentId: 'd8a', score: 2 },
+              { documentId: 'd8b', score: 2 },
+            ]
+          : [
+              { documentId: 'other', score: 9 },
+              { documentId: 'd8a', score: 3 },
+            ];
+      },
+    };
+    await runSearch({ ...q, text: 'Which accidents happened on December 8, 2007?' }, legs, 1);
+    expect(texts).toContain('20071208');
+    expect(routedTo[1]?.sort()).toEqual(['d8a', 'd8b', 'other']);
   });
 
   it('keeps at most perDocument chunks of one document ahead of other documents', async () => {

@@ -135,6 +135,22 @@ export function routedDocuments(hits: DocumentHit[], o: RoutingOptions): string[
   return close.length > o.maxDocuments ? [] : close;
 }
 
+/** Length of a day's token (`20071208`; a month's is `200712`). */
+const DAY_TOKEN_LENGTH = 8;
+
+/**
+ * The routed documents once the days a query names are taken into account. A day is an identifier
+ * of the documents that hold it, but in the context match of the whole query its one token weighs
+ * no more than a word the query shares with many documents ("accidents", "December"), so the
+ * documents holding the query's days (`dated`, found by their day tokens alone) are routed to as
+ * well: those of the context match that hold the day when there are any, else both.
+ */
+export function withDays(routed: string[], dated: string[]): string[] {
+  if (dated.length === 0) return routed;
+  const both = routed.filter((d) => dated.includes(d));
+  return both.length ? both : [...new Set([...routed, ...dated])];
+}
+
 /**
  * Diversity across documents: at most `perDocument` chunks of one document in a first pass
  * over the ranking, the rest after them in their order. List and compare questions need their
@@ -204,12 +220,23 @@ export async function runLegs(q: LegQuery, legs: RetrievalLegs, dimensions: numb
   const depth = candidateDepth(q.limit);
   const routing = { ...DEFAULT_ROUTING, ...(q.routing ?? {}) };
   const route = routing.weight > 0 && !!legs.documents && !!q.text.trim();
-  const [bm25, vector, documentHits] = await Promise.all([
+  const days = dateTokens(q.text).filter((t) => t.length === DAY_TOKEN_LENGTH);
+  const [bm25, vector, documentHits, dayHits] = await Promise.all([
     q.text.trim() ? legs.bm25(q, depth) : Promise.resolve([]),
     legs.vector(vq, depth),
     route && legs.documents ? legs.documents(q, ROUTING_DEPTH) : Promise.resolve([]),
+    route && legs.documents && days.length
+      ? legs.documents({ ...q, text: days.join(' ') }, ROUTING_DEPTH)
+      : Promise.resolve([]),
   ]);
-  const routed = routedDocuments(documentHits, routing);
+  // Every document the day tokens find holds one of the days: their scores are not compared, as
+  // one token's score says nothing more (and shortly after a write the embedded engine scores
+  // indexed and not yet indexed rows with different statistics).
+  const dated = [...new Set(dayHits.map((h) => h.documentId))];
+  const routed = withDays(
+    routedDocuments(documentHits, routing),
+    dated.length > routing.maxDocuments ? [] : dated,
+  );
   const [routedBm25, routedVector] = routed.length
     ? await Promise.all([
         legs.bm25({ ...q, documentIds: routed }, depth),

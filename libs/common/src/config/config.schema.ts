@@ -375,7 +375,7 @@ export const CONFIG_VARIABLES = [
     values: ['chosen', 'retrieved'],
     default: 'chosen',
     description:
-      "Passages the local generative model answers from. `chosen`: those the extractive answerer cites (with the other retrieved chunks of their pages); where it declines, the answer is the not-found answer without a model call (the 1.5B model does not decline by itself). `retrieved`: every retrieved passage within PROMPT_TOKEN_BUDGET, declining left to the model.",
+      'Passages the local generative model answers from. `chosen`: those the extractive answerer cites (with the other retrieved chunks of their pages); where it declines, the answer is the not-found answer without a model call (the 1.5B model does not decline by itself). `retrieved`: every retrieved passage within PROMPT_TOKEN_BUDGET, declining left to the model.',
   },
   {
     name: 'LOCAL_EMBEDDER',

@@ -14,6 +14,7 @@ import {
   NO_ANSWER_TEXT,
   OPENAI_MODEL_ALIAS,
   Passage,
+  qualifyingWords,
   questionScope,
   QuestionScope,
   withoutInstructions,
@@ -40,6 +41,9 @@ export function allowedAskModels(): string[] {
  * question is about something the docsets contain: query terms found in none of the retrieved
  * chunks are looked up (BM25, one chunk) in the whole docsets; when at least FOREIGN_MIN_TERMS of
  * them, or FOREIGN_MIN_SHARE of the query's terms, occur nowhere, the answer is "not found".
+ * Only nouns and names can be foreign: a verb, adjective or adverb of the question (`happened`,
+ * `earlier`; `qualifyingWords`) asks something about a topic and names none, and documents rarely
+ * use the question's own verb for what they state.
  */
 export const FOREIGN_MIN_TERMS = 2;
 export const FOREIGN_MIN_SHARE = 0.25;
@@ -233,7 +237,10 @@ export class AskService {
     const terms = queryTerms(abbreviateStates(withoutDates(withoutInstructions(query))));
     if (terms.length === 0) return false;
     const present = new Set(hits.flatMap((h) => contentStems(h.chunk.text)));
-    const absent = terms.filter((t) => !present.has(stem(t))).slice(0, FOREIGN_MAX_PROBES);
+    const qualifying = qualifyingWords(query);
+    const absent = terms
+      .filter((t) => !present.has(stem(t)) && !qualifying.has(t))
+      .slice(0, FOREIGN_MAX_PROBES);
     if (absent.length === 0) return false;
     const found = await Promise.all(
       absent.map(async (t) => {

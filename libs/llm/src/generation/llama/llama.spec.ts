@@ -116,7 +116,9 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
         n: 4,
         fileName: 'budget.pdf',
         pageNumber: '1',
-        text: Array.from({ length: 12 }, (_, k) => `Budget line ${k} covers pumps, pipes and meters.`).join(' '),
+        text: Array.from({ length: 12 }, (_, k) => `Budget line ${k} covers pumps, pipes and meters.`).join(
+          ' ',
+        ),
       },
     ];
     const ask = {

@@ -50,6 +50,78 @@ describe('LocalGenerator with document context', () => {
     expect(cited(g.compose({ question: list, query: list, history: [], passages })).sort()).toEqual([2, 3]);
   });
 
+  it('lists every report whose form states the asked property, not those stating it as absent', () => {
+    // The narrative sentence of one report outscores the form lines of the others on its priors
+    // (length, prose, bigrams), yet a form line `Amateur Built: Yes` states the property as well.
+    const form = (
+      n: number,
+      file: string,
+      answer: string,
+      registration: string,
+      context: string,
+    ): Passage => ({
+      n,
+      fileName: file,
+      pageNumber: '3',
+      text:
+        `Aircraft and Owner/Operator Information\nAircraft Category: Airplane Registration: ${registration}\n` +
+        `Year of Manufacture: Amateur Built: ${answer}\nEngine Manufacturer: Lycoming`,
+      context: `${context} ${registration}`,
+    });
+    const passages: Passage[] = [
+      {
+        n: 1,
+        fileName: 'white-plains.pdf',
+        pageNumber: '1',
+        text:
+          'Analysis During cruise flight, the pilot of an amateur built airplane noticed that the airplane ' +
+          'began to vibrate. The pilot made a forced landing in a field.\n' +
+          // a two-column form line: `Airplane` is the previous field's value, not this field's label
+          'Instrument Rating(s): Airplane Second Pilot Present: No',
+        context:
+          'NTSB Aviation Accident Final Report | Analysis | White Plains AL Fisher N43682 20071208 200712',
+      },
+      form(2, 'seward.pdf', 'No', 'N1181Y', seward),
+      form(
+        3,
+        'latrobe.pdf',
+        'Yes',
+        'N103JT',
+        'NTSB Aviation Accident Final Report | Aircraft | Latrobe PA Vans',
+      ),
+      form(4, 'tallahassee.pdf', 'No', 'N5921D', tallahassee),
+      form(
+        5,
+        'belen.pdf',
+        'Yes',
+        'N74SR',
+        'NTSB Aviation Accident Final Report | Aircraft | Belen NM Sorrell',
+      ),
+    ];
+    const question =
+      'Which of the accidents involved an amateur-built airplane? Give the registration numbers.';
+    expect(cited(g.compose({ question, query: question, history: [], passages })).sort()).toEqual([1, 3, 5]);
+  });
+
+  it('declines when the best match is the asked field left blank on the form', () => {
+    const arteaga =
+      'NTSB Aviation Accident Factual Report | Pilot Information | Arteaga Mexico Cessna 210 20071206 200712';
+    const pilotPage = (fields: string): Passage => ({
+      n: 1,
+      fileName: 'arteaga.pdf',
+      pageNumber: '2',
+      text: `Pilot Information\n${fields}\nAirplane Rating(s): Seat Occupied:\nInstrument Rating(s): Second Pilot Present:`,
+      context: arteaga,
+    });
+    const question = 'How old was the pilot of the Cessna 210 that crashed near Arteaga, Mexico?';
+    const ask = (p: Passage) => g.compose({ question, query: question, history: [], passages: [p] });
+    expect(cited(ask(pilotPage('Certificate: Age:')))).toEqual([]);
+    // the same field with its value answers
+    const answered = ask(pilotPage('Certificate: Private Age: 45, Male'));
+    expect(answered).toContain('Age: 45');
+    expect([...new Set(cited(answered))]).toEqual([1]);
+  });
+
   it('reads "how old" as asking for an age, so the page that labels the age is cited', () => {
     const page = (n: number, pageNumber: string, text: string): Passage => ({
       n,

@@ -145,6 +145,35 @@ export function emptyFieldAsked(c: Candidate, q: WeightedQuery): boolean {
   return stemsWithDates(m[1]).some(asked) && !stemsWithDates(c.text.slice(m[1].length + 1)).some(asked);
 }
 
+/** A form field answered in the negative (`Amateur Built: No`, `Fire: None`); group 1 is the label's last word. */
+const NEGATIVE_FIELD = /([\p{L}\p{N}]+)\s*:\s*(?:No|None)\b(?!\s*\p{Ll})/gu;
+
+/**
+ * Whether a sentence holds a form field the question asks about answered `No` or `None`: the
+ * document states that it lacks what is asked. The field is asked about when the last word of its
+ * label is a query term its document context does not hold; only the last word, because in a
+ * form laid out in columns the words before it may be the previous field's value
+ * (`Instrument Rating(s): Airplane Second Pilot Present: No`).
+ */
+export function deniedFieldAsked(c: Candidate, q: WeightedQuery): boolean {
+  const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
+  for (const m of c.text.matchAll(NEGATIVE_FIELD)) if (stemsWithDates(m[1]).some(asked)) return true;
+  return false;
+}
+
+/** A form line of labels only, none with a value: `Certificate: Age:`. */
+const BLANK_FORM_LINE = /^(?:\s*\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:)+\s*$/u;
+
+/**
+ * Whether a sentence is a form line whose labels have no values, one of them the field the
+ * question asks about (a query term its document context does not hold): the document leaves that
+ * field blank, so the line answers nothing, however well its label matches.
+ */
+export function blankFieldAsked(c: Candidate, q: WeightedQuery): boolean {
+  if (!BLANK_FORM_LINE.test(c.text)) return false;
+  return stemsWithDates(c.text).some((t) => q.terms.has(t) && !c.context.has(t));
+}
+
 /** Title or affiliation lines: mostly capitalised words and almost no function words. */
 function headingLike(text: string): boolean {
   const toks = text.match(/[A-Za-z][\w'’]*/g) ?? [];
@@ -321,13 +350,24 @@ export class LocalGenerator implements Generator {
         scope,
         all,
         this.o.maxChars,
-        (stems) => covered(q, [...stems]),
+        {
+          covers: (stems) => covered(q, [...stems]),
+          says: (c) =>
+            covered(
+              q,
+              c.stems.filter((s) => !c.context.has(s)),
+            ),
+          denies: (c) => deniedFieldAsked(c, q),
+        },
         this.o.several,
       );
       if (several) return several;
     }
     const ranked = all;
     const best = ranked[0];
+    // The best match is the asked field left blank (`Certificate: Age:`): the document does not
+    // state it, and another sentence would answer something else.
+    if (blankFieldAsked(best, q)) return NO_ANSWER_TEXT;
     // Rivals for the margin: sentences of other documents that the question names at least as
     // much (a document it does not name is no coin flip). Both are compared on what the sentences
     // say, without the document match they share. A close page of the best sentence's own document

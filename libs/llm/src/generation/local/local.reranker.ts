@@ -1,5 +1,6 @@
 import { estimateTokens, LOCAL_MODELS, RerankInput, RerankResult, Reranker } from '../generation.port';
 import { hasEvidence, proseFactor, questionType } from './local.generator';
+import { dateTokens, withoutDates } from '@docqa/common';
 import { stem, STOP_WORDS, words } from '../../analysis/terms';
 
 export interface LocalRerankerOptions {
@@ -25,12 +26,15 @@ export class LocalReranker implements Reranker {
   }
 
   async rerank(input: RerankInput): Promise<RerankResult> {
+    // A date counts as its day and month tokens (`20071208`, `200712`), as documents write it
+    // `12/08/2007` and their context carries those tokens; its words ("December", "2007") would not match.
     const terms = [
-      ...new Set(
-        words(input.query)
+      ...new Set([
+        ...words(withoutDates(input.query))
           .filter((w) => !STOP_WORDS.has(w) && w.length >= 3 && !/^\d+$/.test(w))
           .map(stem),
-      ),
+        ...dateTokens(input.query),
+      ]),
     ];
     const type = questionType(input.query);
     const docs = input.documents.map((text) => tokenise(text));
@@ -97,6 +101,7 @@ function tokenise(text: string): Tokenised {
   const stems: Tokenised['stems'] = [];
   tokens.forEach((tok, i) => {
     for (const w of words(tok)) if (!STOP_WORDS.has(w)) stems.push({ stem: stem(w), token: i });
+    for (const t of dateTokens(tok)) stems.push({ stem: t, token: i });
   });
   return { tokens, stems, present: new Set(stems.map((s) => s.stem)) };
 }

@@ -201,6 +201,18 @@ describe('question analysis', () => {
 });
 
 describe('LocalReranker', () => {
+  it('matches a date of the query to the same day written as documents write it', async () => {
+    const r = await new LocalReranker().rerank({
+      query: 'Which accidents happened on December 8, 2007? Give the registration numbers.',
+      documents: [
+        'Location: Chevroux, France Accident Number: DEN08WA042 Date & Time: 12/17/2007, 1200 Registration: F-GDEL',
+        'Location: White Plains, AL Accident Number: NYC08CA058 Date & Time: 12/08/2007, 1230 CST Registration: N43682',
+      ],
+      topN: 2,
+    });
+    expect(r.results.map((x) => x.index)).toEqual([1, 0]);
+  });
+
   it('puts the chunk where the query terms come together first, and index pages last', async () => {
     const docs = [
       'Index: margin, 12 page, 30 geometry, 41 paper, 7 edge, 8 layout, 9 options, 10 2cm, 11',

@@ -9,10 +9,14 @@ import { escapeMarkers } from './text';
  * a comparison is about the two documents the question names most; a list about the documents
  * it names clearly more than the others ("Which accidents happened on December 8, 2007?"), or,
  * when it names none ("Which of the accidents were fatal?"), about every document whose best
- * sentence scores close to the best one.
+ * sentence says close to as much of the question as the best one does, unless that sentence
+ * states the asked field as absent (`Amateur Built: No`).
  */
 export const SEVERAL_DOCUMENTS = {
-  /** Without named documents, a list includes a document whose best sentence scores this share of the best. */
+  /**
+   * Without named documents, a list includes a document whose best sentence holds this share of
+   * the query weight (its own words, not its document's context) that the most telling one holds.
+   */
   listShare: 0.6,
   /** Named documents: those whose document match is at least this share of the best match. */
   namedShare: 0.9,
@@ -20,17 +24,25 @@ export const SEVERAL_DOCUMENTS = {
   maxDocuments: 6,
 };
 
-/**
- * The answer text, or undefined when fewer than two documents qualify (answered as one).
- * `covers` weighs the query terms a set of context stems holds.
- */
+/** How the answerer reads a sentence against the question, for list and compare answers. */
+export interface SentenceJudge {
+  /** The query weight a set of stems holds. */
+  covers: (stems: Iterable<string>) => number;
+  /** The query weight a sentence's own words hold (not its document's context). */
+  says: (c: Candidate) => number;
+  /** Whether the sentence states a field the question asks about as absent (`Amateur Built: No`). */
+  denies: (c: Candidate) => boolean;
+}
+
+/** The answer text, or undefined when fewer than two documents qualify (answered as one). */
 export function composeSeveral(
   scope: Exclude<QuestionScope, 'single'>,
   ranked: readonly Candidate[],
   maxChars: number,
-  covers: (stems: Iterable<string>) => number,
+  judge: SentenceJudge,
   o: typeof SEVERAL_DOCUMENTS = SEVERAL_DOCUMENTS,
 ): string | undefined {
+  const { covers } = judge;
   // Each document's best sentence (ranked is best first). A document the question names may have
   // no sentence matching the rest of the question, and a comparison is still about it.
   const bestOf = new Map<string, Candidate>();
@@ -38,7 +50,6 @@ export function composeSeveral(
   const all = [...bestOf.values()];
   const documents = all.filter((d) => d.score > 0);
   if (documents.length === 0 || all.length < 2) return undefined;
-  const top = documents[0].score;
   const maxNamed = Math.max(...documents.map((d) => d.named));
   const named = documents.filter((d) => maxNamed > 0 && d.named >= o.namedShare * maxNamed);
   let picked: Candidate[];
@@ -61,7 +72,14 @@ export function composeSeveral(
   } else if (named.length >= 2 && named.length < documents.length) {
     picked = named.slice(0, o.maxDocuments);
   } else {
-    picked = documents.filter((d) => d.score >= o.listShare * top).slice(0, o.maxDocuments);
+    // Which documents have the asked property is a matter of what their sentences say, not of the
+    // priors that pick the one best sentence (rank, prose, length): a form line `Amateur Built: Yes`
+    // says as much as a narrative sentence, and a document with a sentence saying the asked field
+    // is `No` does not have it, whatever else it says.
+    const denying = new Set(ranked.filter((c) => judge.denies(c)).map((c) => c.passage.fileName));
+    const stating = documents.filter((d) => !denying.has(d.passage.fileName));
+    const most = Math.max(0, ...stating.map((d) => judge.says(d)));
+    picked = stating.filter((d) => most > 0 && judge.says(d) >= o.listShare * most).slice(0, o.maxDocuments);
   }
   if (picked.length < 2) return undefined;
   const parts: string[] = [];
