@@ -164,7 +164,13 @@ describe('prompt and grammar', () => {
 });
 
 describe('list and compare answers: one sentence per document', () => {
-  const pp = (label: number, fileName: string) => ({ label, n: label * 10, fileName, pageNumber: '1', text: 't' });
+  const pp = (label: number, fileName: string) => ({
+    label,
+    n: label * 10,
+    fileName,
+    pageNumber: '1',
+    text: 't',
+  });
 
   it('groups the prompt labels by document in order of first appearance, at most max documents', () => {
     const ps = [pp(1, 'a.pdf'), pp(2, 'b.pdf'), pp(3, 'a.pdf'), pp(4, 'c.pdf')];

@@ -68,7 +68,8 @@ export class LlamaGenerator implements Generator {
   }
 
   async *generate(input: GenerateInput): AsyncIterable<GenerationEvent> {
-    const chosen = this.choosesExtractively && this.o.extractive ? chosenEvidence(input, this.o.extractive) : undefined;
+    const chosen =
+      this.choosesExtractively && this.o.extractive ? chosenEvidence(input, this.o.extractive) : undefined;
     const evidence = chosen === undefined ? input.passages : chosen?.passages;
     if (!evidence || evidence.length === 0) {
       yield { type: 'text', text: NO_ANSWER_TEXT };
