@@ -92,6 +92,8 @@ const LANCE_RUNTIME = configureLanceRuntime();
 
 /** Rows per merge-insert call: bounds memory of one write. */
 const WRITE_BATCH = 5000;
+/** Ids per lookup of which rows of a write are already stored (one IN filter). */
+const ID_LOOKUP_BATCH = 500;
 function schema(dimensions: number): Schema {
   const s = (name: string) => new Field(name, new Utf8(), false);
   return new Schema([
@@ -370,11 +372,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
           const merged = [...byId.values()];
           const written = (async () => {
             for (let i = 0; i < merged.length; i += WRITE_BATCH)
-              await t
-                .mergeInsert('id')
-                .whenMatchedUpdateAll()
-                .whenNotMatchedInsertAll()
-                .execute(merged.slice(i, i + WRITE_BATCH));
+              await this.insertOrReplace(t, merged.slice(i, i + WRITE_BATCH));
             if (!this.probeRow) {
               await t.add([this.probeRecord()]);
               this.probeRow = true;
@@ -392,6 +390,33 @@ export class EmbeddedSearchIndex implements SearchIndex {
       const at = this.upsertQueue.indexOf(entry);
       if (at >= 0) this.upsertQueue.splice(at, 1);
     }
+  }
+
+  /**
+   * Writes rows under the write lock, replacing rows with the same id (a retried or resumed write).
+   * The engine's merge reads every column of every row of the table to find matches (vectors
+   * included), so a library of small documents paid a whole-table read per write (issue 17);
+   * almost every write is of ids that do not exist yet. The ids are looked up first (a filtered
+   * read of the id column only): rows whose id is not stored are appended, and only the others go
+   * through the merge. Holding the write lock makes the lookup and the write one step: no other
+   * write of this index can come between them.
+   */
+  private async insertOrReplace(t: lancedb.Table, rows: Row[]): Promise<void> {
+    const stored = new Set<string>();
+    for (let i = 0; i < rows.length; i += ID_LOOKUP_BATCH) {
+      const ids = rows.slice(i, i + ID_LOOKUP_BATCH).map((r) => sqlString(r.id));
+      const found = (await t
+        .query()
+        .where(`id IN (${ids.join(', ')})`)
+        .select(['id'])
+        .toArray()) as Array<{ id: string }>;
+      for (const r of found) stored.add(r.id);
+    }
+    const fresh = rows.filter((r) => !stored.has(r.id));
+    const replacing = rows.filter((r) => stored.has(r.id));
+    if (fresh.length) await t.add(fresh);
+    if (replacing.length)
+      await t.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(replacing);
   }
 
   deleteByDocument(accountId: number, documentId: string, o?: WriteOptions): Promise<number> {
