@@ -92,6 +92,8 @@ const LANCE_RUNTIME = configureLanceRuntime();
 
 /** Rows per merge-insert call: bounds memory of one write. */
 const WRITE_BATCH = 5000;
+/** Write calls after which index maintenance runs even if writes never go idle (scheduleOptimize). */
+const MAINTENANCE_EVERY_WRITES = 200;
 /** Ids per lookup of which rows of a write are already stored (one IN filter). */
 const ID_LOOKUP_BATCH = 500;
 function schema(dimensions: number): Schema {
@@ -169,6 +171,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /** The probe row exists (written with the first write of a table). */
   private probeRow = false;
   private optimizeTimer?: NodeJS.Timeout;
+  /** Write calls since index maintenance last started, and whether it is running (scheduleOptimize). */
+  private writesSinceMaintenance = 0;
+  private maintaining = false;
   private closed = false;
   /** Rows waiting for the write lock (groupWrite). */
   private readonly upsertQueue: QueuedRows[] = [];
@@ -584,15 +589,33 @@ export class EmbeddedSearchIndex implements SearchIndex {
     };
   }
 
-  /** Merges small write fragments and folds new rows into the indices once writes go idle. */
+  /**
+   * Merges small write fragments and folds new rows into the indices once writes go idle, and
+   * also every MAINTENANCE_EVERY_WRITES writes while they never do (issue 17): each write adds a
+   * fragment, and a write's id lookup (and every search) visits every fragment, so a library of
+   * small documents indexed without a pause made each write slower than the one before it.
+   */
   private scheduleOptimize(): void {
     if (this.closed) return;
     clearTimeout(this.optimizeTimer);
+    if (++this.writesSinceMaintenance >= MAINTENANCE_EVERY_WRITES && !this.maintaining) {
+      this.optimizeTimer = undefined;
+      this.runMaintenance();
+      return;
+    }
     this.optimizeTimer = setTimeout(() => {
       this.optimizeTimer = undefined;
-      this.optimize().catch((err: Error) => this.log.warn(`index maintenance failed: ${err.message}`));
+      this.runMaintenance();
     }, this.o.optimizeDelayMs ?? 2000);
     this.optimizeTimer.unref();
+  }
+
+  private runMaintenance(): void {
+    this.writesSinceMaintenance = 0;
+    this.maintaining = true;
+    this.optimize()
+      .catch((err: Error) => this.log.warn(`index maintenance failed: ${err.message}`))
+      .finally(() => (this.maintaining = false));
   }
 
   /**
