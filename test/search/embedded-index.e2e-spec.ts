@@ -118,4 +118,50 @@ describe('EmbeddedSearchIndex', () => {
       await index.close();
     }
   });
+
+  it('brings the table up to date while writes never go idle: write fragments do not pile up (issue 17)', async () => {
+    // maintenance after idle time only would never run in this test
+    const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 600_000 });
+    const writes = 260;
+    try {
+      for (let i = 0; i < writes; i++) {
+        const text = `back to back document ${i}`;
+        await index.upsert([
+          {
+            accountId: 4,
+            docSetName: 'busy',
+            documentId: `d${i}`,
+            fileName: `d${i}.txt`,
+            pageNumber: '1',
+            sourceType: 'S3',
+            sourceId: `bucket/d${i}.txt`,
+            chunkIndex: 0,
+            text,
+            embedding: embedder.embed(text),
+          },
+        ]);
+      }
+      const fragmentsNow = async () => {
+        const db = await lancedb.connect(dir);
+        const t = await db.openTable(versionedIndexName('chunks', space).replace(/\./g, '-'));
+        try {
+          return (await t.stats()).fragmentStats.numFragments;
+        } finally {
+          t.close();
+          db.close();
+        }
+      };
+      // the maintenance started by the 200th write runs beside the test; wait for it (bounded)
+      let fragments = await fragmentsNow();
+      for (let tries = 0; tries < 120 && fragments >= writes / 2; tries++) {
+        await new Promise((r) => setTimeout(r, 500));
+        fragments = await fragmentsNow();
+      }
+      // one fragment per write without maintenance (260, and the probe row's)
+      expect(fragments).toBeLessThan(writes / 2);
+      expect((await index.stats(4)).chunks).toBe(writes);
+    } finally {
+      await index.close();
+    }
+  });
 });
