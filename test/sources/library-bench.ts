@@ -135,9 +135,7 @@ function threadCpuSeconds(pid: number): Record<string, number> {
 
 /** Differences b - a per key, rounded to 0.1. */
 function cpuDelta(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(
-    Object.entries(b).map(([k, v]) => [k, Math.round((v - (a[k] ?? 0)) * 10) / 10]),
-  );
+  return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, Math.round((v - (a[k] ?? 0)) * 10) / 10]));
 }
 
 /** CPU seconds of the process and of each descendant, by command name (node, temporal, ...). */
