@@ -94,6 +94,8 @@ const LANCE_RUNTIME = configureLanceRuntime();
 const WRITE_BATCH = 5000;
 /** Write calls after which index maintenance runs even if writes never go idle (scheduleOptimize). */
 const MAINTENANCE_EVERY_WRITES = 200;
+/** ... and at least one write call per this many stored rows (100,000 rows: every 1,000 writes). */
+const ROWS_PER_MAINTENANCE_WRITE = 100;
 /** Ids per lookup of which rows of a write are already stored (one IN filter). */
 const ID_LOOKUP_BATCH = 500;
 function schema(dimensions: number): Schema {
@@ -173,6 +175,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private optimizeTimer?: NodeJS.Timeout;
   /** Write calls since index maintenance last started, and whether it is running (scheduleOptimize). */
   private writesSinceMaintenance = 0;
+  private maintenanceEvery = MAINTENANCE_EVERY_WRITES;
   private maintaining = false;
   private closed = false;
   /** Rows waiting for the write lock (groupWrite). */
@@ -591,14 +594,15 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   /**
    * Merges small write fragments and folds new rows into the indices once writes go idle, and
-   * also every MAINTENANCE_EVERY_WRITES writes while they never do (issue 17): each write adds a
-   * fragment, and a write's id lookup (and every search) visits every fragment, so a library of
-   * small documents indexed without a pause made each write slower than the one before it.
+   * also every MAINTENANCE_EVERY_WRITES writes (more on a large table) while they never do
+   * (issue 17): each write adds a fragment, and a write's id lookup (and every search) visits
+   * every fragment, so a library of small documents indexed without a pause made each write
+   * slower than the one before it.
    */
   private scheduleOptimize(): void {
     if (this.closed) return;
     clearTimeout(this.optimizeTimer);
-    if (++this.writesSinceMaintenance >= MAINTENANCE_EVERY_WRITES && !this.maintaining) {
+    if (++this.writesSinceMaintenance >= this.maintenanceEvery && !this.maintaining) {
       this.optimizeTimer = undefined;
       this.runMaintenance();
       return;
@@ -625,7 +629,15 @@ export class EmbeddedSearchIndex implements SearchIndex {
   async optimize(): Promise<void> {
     await this.write(
       'index maintenance',
-      (t) => t.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) }),
+      async (t) => {
+        await t.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) });
+        // Compaction rewrites the table's small fragments, the compacted ones included, so its
+        // cost grows with the table: the larger the table, the more writes between two runs.
+        this.maintenanceEvery = Math.max(
+          MAINTENANCE_EVERY_WRITES,
+          Math.round((await t.countRows()) / ROWS_PER_MAINTENANCE_WRITE),
+        );
+      },
       undefined,
       this.deadlines.maintenanceMs,
     );
