@@ -107,6 +107,21 @@ describe('npm start (embedded defaults)', () => {
     expect(await plainGet(`http://127.0.0.1:${ports.TEMPORAL_UI_PORT}/`)).toBe(200);
   });
 
+  it("keeps the Temporal dev server's history in SQLite's write-ahead log (issue 17)", () => {
+    // SQLite's header says which journal a database uses: bytes 18-19 are 2 in WAL mode, 1 with
+    // the rollback journal (https://www.sqlite.org/fileformat.html#file_format_version_numbers).
+    const header = Buffer.alloc(20);
+    const fd = fs.openSync(path.join(dataDir, 'temporal.db'), 'r');
+    try {
+      fs.readSync(fd, header, 0, 20, 0);
+    } finally {
+      fs.closeSync(fd);
+    }
+    expect(header.subarray(0, 15).toString()).toBe('SQLite format 3');
+    expect([header[18], header[19]]).toEqual([2, 2]);
+    expect(fs.existsSync(path.join(dataDir, 'temporal.db-wal'))).toBe(true);
+  });
+
   it("the operator CLI works on the running service's database, and the service sees the change at once", async () => {
     const client = new TestClient(
       `https://localhost:${ports.HTTPS_PORT}`,

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { FakeGraph, startFakeGraph } from '../support/fake-graph';
 import { createTestDatabase, infra, uniqueName } from '../support/infra';
 import { Product, registerAccount, startProduct } from '../support/product';
+import { HistoryTimeline, historyTimeline } from './history-timeline';
 import { fillLibrary } from './large-library';
 const { freePort } = require('../infra/util');
 
@@ -30,6 +31,8 @@ export interface LibraryBenchOptions {
   timeoutMs: number;
   /** Cancel the run once listing and planning are done. */
   listingOnly?: boolean;
+  /** Options of the product's node process, e.g. `--cpu-prof --cpu-prof-dir=DIR` to profile it. */
+  nodeArgs?: string[];
   log: (s: string) => void;
 }
 
@@ -80,6 +83,14 @@ export interface LibraryBenchResult {
   cpuSeconds: Record<string, number>;
   /** Milliseconds of product-tree CPU per COMPLETE document. */
   cpuMsPerFile: number;
+  /**
+   * CPU seconds of the product's node process by thread name over the same span (`node`: the main
+   * thread, JavaScript and PGlite's WebAssembly; `lance-cpu`/`tokio-runtime-w`: the embedded search
+   * engine; `libuv-worker`: file system and crypto; ...), to tell where its CPU goes.
+   */
+  nodeThreadCpuSeconds: Record<string, number>;
+  /** Where a child's time goes, from a sample of 200 child histories and the docset runs' histories. */
+  timeline: HistoryTimeline;
 }
 
 function rssKb(pid: number): number {
@@ -100,6 +111,31 @@ function cpuSeconds(pid: number): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds of each thread of one process, summed by thread name. */
+function threadCpuSeconds(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out[name] = (out[name] ?? 0) + (Number(f[11]) + Number(f[12])) / 100;
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    // the process ended meanwhile
+  }
+  return out;
+}
+
+/** Differences b - a per key, rounded to 0.1. */
+function cpuDelta(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(b).map(([k, v]) => [k, Math.round((v - (a[k] ?? 0)) * 10) / 10]));
 }
 
 /** CPU seconds of the process and of each descendant, by command name (node, temporal, ...). */
@@ -185,7 +221,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
   const samples: RssSample[] = [];
   let sampler: NodeJS.Timeout | undefined;
   try {
-    product = await startProduct(env);
+    product = await startProduct(env, undefined, o.nodeArgs);
     const pid = product.child.pid!;
     const up = Date.now();
     sampler = setInterval(() => {
@@ -216,6 +252,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
 
     t0 = Date.now();
     const cpuAtStart = treeCpuSeconds(pid);
+    const threadsAtStart = threadCpuSeconds(pid);
     const started = await c.post(
       `${P}/index`,
       { docSetName, sourceType: 'SHAREPOINT', credentials },
@@ -265,10 +302,9 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
       await sleep(2000);
     }
     const completedMs = indexMs ?? Date.now() - t0;
-    const cpuAtEnd = treeCpuSeconds(pid);
-    const cpuUsed = Object.fromEntries(
-      Object.entries(cpuAtEnd).map(([k, v]) => [k, Math.round((v - (cpuAtStart[k] ?? 0)) * 10) / 10]),
-    );
+    const cpuUsed = cpuDelta(cpuAtStart, treeCpuSeconds(pid));
+    // Threads that ended meanwhile take their CPU with them: a lower bound per name.
+    const nodeThreadCpu = cpuDelta(threadsAtStart, threadCpuSeconds(pid));
     const summary = await c.get(`${P}/documents/indexing-summary`, { token });
     const d = (summary.body.docSets as Array<Record<string, any>>).find((x) => x.docSetName === docSetName);
     const completed = Number(d?.completedCount ?? 0);
@@ -297,6 +333,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
       maxChildHistoryLength = Math.max(maxChildHistoryLength, w.historyLength);
       if (++sampled >= 200) break;
     }
+    const timeline = await historyTimeline(tc, docSetName);
     const end = samples.length ? samples.at(-1)![0] : 0;
     const quarter = (from: number, to: number) =>
       Math.max(0, ...samples.filter(([s]) => s >= from && s <= to).map(([, n]) => n));
@@ -338,6 +375,12 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
       cpuMsPerFile: completed
         ? Math.round((Object.values(cpuUsed).reduce((a, b) => a + b, 0) * 1000) / completed)
         : 0,
+      timeline,
+      nodeThreadCpuSeconds: Object.fromEntries(
+        Object.entries(nodeThreadCpu)
+          .filter(([, v]) => v >= 0.1)
+          .sort((x, y) => y[1] - x[1]),
+      ),
     };
   } finally {
     clearInterval(sampler);
@@ -347,6 +390,8 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
       log(`${o.engine}: product stopped with code ${stopped.code} in ${stopped.ms} ms`);
     }
     await graph.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    // BENCH_KEEP_DATA=1 keeps the data directory (the Temporal dev server's log and database)
+    if (process.env.BENCH_KEEP_DATA) log(`kept ${dataDir}`);
+    else fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -33,6 +33,7 @@ it(`indexes a ${FILES}-file SharePoint library`, async () => {
       embedder: EMBEDDER,
       timeoutMs: TIMEOUT_MS,
       listingOnly: LISTING_ONLY,
+      nodeArgs: process.env.BENCH_PRODUCT_NODE_ARGS?.split(' ').filter(Boolean),
       log,
     });
     results.push(r);

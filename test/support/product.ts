@@ -25,11 +25,13 @@ export interface Product {
 export async function startProduct(
   env: Record<string, string | undefined>,
   timeoutMs = 300_000,
+  /** Options of the node process itself (e.g. `--cpu-prof`, which NODE_OPTIONS does not take). */
+  nodeArgs: string[] = [],
 ): Promise<Product> {
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, ...env }))
     if (v !== undefined) childEnv[k] = v;
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'scripts/start.js')], {
     cwd: ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

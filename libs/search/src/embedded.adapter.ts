@@ -92,6 +92,12 @@ const LANCE_RUNTIME = configureLanceRuntime();
 
 /** Rows per merge-insert call: bounds memory of one write. */
 const WRITE_BATCH = 5000;
+/** Write calls after which index maintenance runs even if writes never go idle (scheduleOptimize). */
+const MAINTENANCE_EVERY_WRITES = 200;
+/** ... and at least one write call per this many stored rows (100,000 rows: every 1,000 writes). */
+const ROWS_PER_MAINTENANCE_WRITE = 100;
+/** Ids per lookup of which rows of a write are already stored (one IN filter). */
+const ID_LOOKUP_BATCH = 500;
 function schema(dimensions: number): Schema {
   const s = (name: string) => new Field(name, new Utf8(), false);
   return new Schema([
@@ -167,6 +173,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /** The probe row exists (written with the first write of a table). */
   private probeRow = false;
   private optimizeTimer?: NodeJS.Timeout;
+  /** Write calls since index maintenance last started, and whether it is running (scheduleOptimize). */
+  private writesSinceMaintenance = 0;
+  private maintenanceEvery = MAINTENANCE_EVERY_WRITES;
+  private maintaining = false;
   private closed = false;
   /** Rows waiting for the write lock (groupWrite). */
   private readonly upsertQueue: QueuedRows[] = [];
@@ -370,11 +380,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
           const merged = [...byId.values()];
           const written = (async () => {
             for (let i = 0; i < merged.length; i += WRITE_BATCH)
-              await t
-                .mergeInsert('id')
-                .whenMatchedUpdateAll()
-                .whenNotMatchedInsertAll()
-                .execute(merged.slice(i, i + WRITE_BATCH));
+              await this.insertOrReplace(t, merged.slice(i, i + WRITE_BATCH));
             if (!this.probeRow) {
               await t.add([this.probeRecord()]);
               this.probeRow = true;
@@ -392,6 +398,33 @@ export class EmbeddedSearchIndex implements SearchIndex {
       const at = this.upsertQueue.indexOf(entry);
       if (at >= 0) this.upsertQueue.splice(at, 1);
     }
+  }
+
+  /**
+   * Writes rows under the write lock, replacing rows with the same id (a retried or resumed write).
+   * The engine's merge reads every column of every row of the table to find matches (vectors
+   * included), so a library of small documents paid a whole-table read per write (issue 17);
+   * almost every write is of ids that do not exist yet. The ids are looked up first (a filtered
+   * read of the id column only): rows whose id is not stored are appended, and only the others go
+   * through the merge. Holding the write lock makes the lookup and the write one step: no other
+   * write of this index can come between them.
+   */
+  private async insertOrReplace(t: lancedb.Table, rows: Row[]): Promise<void> {
+    const stored = new Set<string>();
+    for (let i = 0; i < rows.length; i += ID_LOOKUP_BATCH) {
+      const ids = rows.slice(i, i + ID_LOOKUP_BATCH).map((r) => sqlString(r.id));
+      const found = (await t
+        .query()
+        .where(`id IN (${ids.join(', ')})`)
+        .select(['id'])
+        .toArray()) as Array<{ id: string }>;
+      for (const r of found) stored.add(r.id);
+    }
+    const fresh = rows.filter((r) => !stored.has(r.id));
+    const replacing = rows.filter((r) => stored.has(r.id));
+    if (fresh.length) await t.add(fresh);
+    if (replacing.length)
+      await t.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(replacing);
   }
 
   deleteByDocument(accountId: number, documentId: string, o?: WriteOptions): Promise<number> {
@@ -559,15 +592,34 @@ export class EmbeddedSearchIndex implements SearchIndex {
     };
   }
 
-  /** Merges small write fragments and folds new rows into the indices once writes go idle. */
+  /**
+   * Merges small write fragments and folds new rows into the indices once writes go idle, and
+   * also every MAINTENANCE_EVERY_WRITES writes (more on a large table) while they never do
+   * (issue 17): each write adds a fragment, and a write's id lookup (and every search) visits
+   * every fragment, so a library of small documents indexed without a pause made each write
+   * slower than the one before it.
+   */
   private scheduleOptimize(): void {
     if (this.closed) return;
     clearTimeout(this.optimizeTimer);
+    if (++this.writesSinceMaintenance >= this.maintenanceEvery && !this.maintaining) {
+      this.optimizeTimer = undefined;
+      this.runMaintenance();
+      return;
+    }
     this.optimizeTimer = setTimeout(() => {
       this.optimizeTimer = undefined;
-      this.optimize().catch((err: Error) => this.log.warn(`index maintenance failed: ${err.message}`));
+      this.runMaintenance();
     }, this.o.optimizeDelayMs ?? 2000);
     this.optimizeTimer.unref();
+  }
+
+  private runMaintenance(): void {
+    this.writesSinceMaintenance = 0;
+    this.maintaining = true;
+    this.optimize()
+      .catch((err: Error) => this.log.warn(`index maintenance failed: ${err.message}`))
+      .finally(() => (this.maintaining = false));
   }
 
   /**
@@ -577,7 +629,15 @@ export class EmbeddedSearchIndex implements SearchIndex {
   async optimize(): Promise<void> {
     await this.write(
       'index maintenance',
-      (t) => t.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) }),
+      async (t) => {
+        await t.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) });
+        // Compaction rewrites the table's small fragments, the compacted ones included, so its
+        // cost grows with the table: the larger the table, the more writes between two runs.
+        this.maintenanceEvery = Math.max(
+          MAINTENANCE_EVERY_WRITES,
+          Math.round((await t.countRows()) / ROWS_PER_MAINTENANCE_WRITE),
+        );
+      },
       undefined,
       this.deadlines.maintenanceMs,
     );
