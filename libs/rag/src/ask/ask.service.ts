@@ -237,10 +237,11 @@ export class AskService {
     const terms = queryTerms(abbreviateStates(withoutDates(withoutInstructions(query))));
     if (terms.length === 0) return false;
     const present = new Set(hits.flatMap((h) => contentStems(h.chunk.text)));
+    const missing = terms.filter((t) => !present.has(stem(t)));
+    if (missing.length === 0) return false;
+    // The tagger runs only when a term is missing from the passages, the uncommon case.
     const qualifying = qualifyingWords(query);
-    const absent = terms
-      .filter((t) => !present.has(stem(t)) && !qualifying.has(t))
-      .slice(0, FOREIGN_MAX_PROBES);
+    const absent = missing.filter((t) => !qualifying.has(t)).slice(0, FOREIGN_MAX_PROBES);
     if (absent.length === 0) return false;
     const found = await Promise.all(
       absent.map(async (t) => {

@@ -164,16 +164,24 @@ export function systemPrompt(instructions: string, promptContext?: string): stri
  * tokens) still knows the passage of its last sentence.
  */
 export function citationGrammar(labels: readonly number[]): string {
-  const nums = labels.map((l) => `"${l}"`).join(' | ');
   const more = ' (" " seg)?'.repeat(MAX_ANSWER_SENTENCES - 1);
+  return [`root ::= ${NOT_FOUND_RULE} | seg${more}`, ...sentenceRules(labels), ''].join('\n');
+}
+
+/** The not-found reply as a GBNF string literal. */
+const NOT_FOUND_RULE = `"${NOT_FOUND_REPLY.replace(/"/g, '\\"')}"`;
+
+/** GBNF alternatives of a set of passage labels. */
+const labelChoice = (labels: readonly number[]) => labels.map((l) => `"${l}"`).join(' | ');
+
+/** A sentence citing any of `labels` (`seg`), and the characters of sentence text. */
+function sentenceRules(labels: readonly number[]): string[] {
   return [
-    `root ::= "${NOT_FOUND_REPLY.replace(/"/g, '\\"')}" | seg${more}`,
     'seg ::= "[" num "] " first char* "."',
     'first ::= [^ \\n\\[.]',
     'char ::= [^\\[\\n.] | "[" [^0-9\\n] | "." [^ \\n\\[]',
-    `num ::= ${nums}`,
-    '',
-  ].join('\n');
+    `num ::= ${labelChoice(labels)}`,
+  ];
 }
 
 /**
@@ -183,16 +191,11 @@ export function citationGrammar(labels: readonly number[]): string {
  * three documents otherwise writes one sentence about the first and cites only it.
  */
 export function perDocumentGrammar(documents: readonly (readonly number[])[]): string {
-  const all = documents.flat();
   const segs = documents.map((_, i) => `seg${i + 1}`);
-  const nums = (ls: readonly number[]) => ls.map((l) => `"${l}"`).join(' | ');
   return [
-    `root ::= "${NOT_FOUND_REPLY.replace(/"/g, '\\"')}" | ${segs.join(' " " ')} (" " seg)?`,
-    ...documents.map((ls, i) => `seg${i + 1} ::= "[" (${nums(ls)}) "] " first char* "."`),
-    'seg ::= "[" num "] " first char* "."',
-    'first ::= [^ \\n\\[.]',
-    'char ::= [^\\[\\n.] | "[" [^0-9\\n] | "." [^ \\n\\[]',
-    `num ::= ${nums(all)}`,
+    `root ::= ${NOT_FOUND_RULE} | ${segs.join(' " " ')} (" " seg)?`,
+    ...documents.map((ls, i) => `seg${i + 1} ::= "[" (${labelChoice(ls)}) "] " first char* "."`),
+    ...sentenceRules(documents.flat()),
     '',
   ].join('\n');
 }

@@ -68,10 +68,11 @@ export class LlamaGenerator implements Generator {
   }
 
   async *generate(input: GenerateInput): AsyncIterable<GenerationEvent> {
-    const chosen =
-      this.choosesExtractively && this.o.extractive ? chosenEvidence(input, this.o.extractive) : undefined;
-    const evidence = chosen === undefined ? input.passages : chosen?.passages;
-    if (!evidence || evidence.length === 0) {
+    // undefined: answer from every retrieved passage; null: the extractive rules declined.
+    const extractive = this.choosesExtractively ? this.o.extractive : undefined;
+    const chosen = extractive ? chosenEvidence(input, extractive) : undefined;
+    const evidence = chosen === undefined ? input.passages : (chosen?.passages ?? []);
+    if (evidence.length === 0) {
       yield { type: 'text', text: NO_ANSWER_TEXT };
       return;
     }
@@ -91,7 +92,7 @@ export class LlamaGenerator implements Generator {
         // A list or compare question answered from the extractive choice of several documents:
         // one sentence per chosen document, each citing it (perDocumentGrammar).
         const documents =
-          this.choosesExtractively && questionScope(input.question) !== 'single'
+          chosen && questionScope(input.question) !== 'single'
             ? labelsByDocument(passages, MAX_DOCUMENTS_PER_ANSWER)
             : undefined;
         if (passages.length > 0) {

@@ -97,10 +97,10 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
 
   describe('LLM_EVIDENCE=chosen: the passages the extractive answerer cites', () => {
     const extractive = new LocalGenerator();
-    const chosen = () =>
+    const chosen = (maxAnswerTokens = 60) =>
       new LlamaGenerator(runtime, {
         promptTokenBudget: 1500,
-        maxAnswerTokens: 60,
+        maxAnswerTokens,
         evidence: 'chosen',
         extractive: (input) => extractive.compose(input),
       });
@@ -171,12 +171,7 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
 
     it('gives the extractive answer when the model writes no answer of its own from the chosen passages', async () => {
       // One token is never a whole cited sentence: the model's output ends as no answer.
-      const g = new LlamaGenerator(runtime, {
-        promptTokenBudget: 1500,
-        maxAnswerTokens: 1,
-        evidence: 'chosen',
-        extractive: (input) => extractive.compose(input),
-      });
+      const g = chosen(1);
       const input = { ...ask, passages: staff };
       const r = await collect(g.generate(input));
       expect(r.calls).toHaveLength(1);

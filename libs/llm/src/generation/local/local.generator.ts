@@ -352,11 +352,7 @@ export class LocalGenerator implements Generator {
         this.o.maxChars,
         {
           covers: (stems) => covered(q, [...stems]),
-          says: (c) =>
-            covered(
-              q,
-              c.stems.filter((s) => !c.context.has(s)),
-            ),
+          says: (c) => covered(q, ownStems(c)),
           denies: (c) => deniedFieldAsked(c, q),
         },
         this.o.several,
@@ -461,6 +457,11 @@ function covered(q: WeightedQuery, stems: string[]): number {
   return sum;
 }
 
+/** A sentence's stems that its document context does not hold: what the sentence itself says. */
+function ownStems(c: Candidate): string[] {
+  return c.context.size ? c.stems.filter((s) => !c.context.has(s)) : c.stems;
+}
+
 /**
  * What a sentence says about the question: the query terms it holds, bigrams kept in order, less
  * for long sentences. Terms its document context holds (the document's name, identifiers, the
@@ -470,8 +471,7 @@ function covered(q: WeightedQuery, stems: string[]): number {
  */
 function scoreSentence(q: WeightedQuery, c: Candidate): number {
   if (c.stems.length === 0) return 0;
-  const content = c.context.size ? c.stems.filter((s) => !c.context.has(s)) : c.stems;
-  const matched = covered(q, content);
+  const matched = covered(q, ownStems(c));
   if (matched === 0) return 0;
   let bigrams = 0;
   for (let i = 0; i + 1 < q.order.length; i++) {
