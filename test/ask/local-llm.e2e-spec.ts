@@ -7,6 +7,10 @@ import { postSse } from '../support/sse';
 import { ASK, Caller, closeAskApp, expectMarkersResolve, newCaller, startAskApp, SUMMARY } from './support';
 
 const NO_ANSWER = /could not find an answer/;
+const TEST_MODEL = 'SmolLM2-135M-Instruct.Q4_1';
+
+/** The test model's line of an answer's usage (undefined when it was not called). */
+const modelUsage = (body: any) => body.usage.perModel.find((m: any) => m.model === TEST_MODEL);
 
 // Each answer is real CPU work for the model; on a shared 2-core machine under load its time is
 // unbounded by anything the test controls, so the waits are long (the assertions are not relaxed).
@@ -83,10 +87,10 @@ describe('POST /ask with the local generative model (SmolLM2-135M through node-l
       caller.token,
     );
     expect(res.status).toBe(200);
-    const { answer, citations, usage } = res.body;
+    const { answer, citations } = res.body;
     expectEverySentenceCited(answer);
     expectMarkersResolve(answer, citations);
-    const model = usage.perModel.find((m: any) => m.model === 'SmolLM2-135M-Instruct.Q4_1');
+    const model = modelUsage(res.body);
     expect(model).toMatchObject({ calls: 1 });
     // The prompt holds at most PROMPT_TOKEN_BUDGET tokens of passages (+ instructions and question).
     expect(model.inputTokens).toBeLessThan(300 + 250);
@@ -102,9 +106,7 @@ describe('POST /ask with the local generative model (SmolLM2-135M through node-l
     expect(res.status).toBe(200);
     expect(res.body.answer).toMatch(NO_ANSWER);
     expect(res.body.citations).toEqual([]);
-    expect(
-      res.body.usage.perModel.find((m: any) => m.model === 'SmolLM2-135M-Instruct.Q4_1'),
-    ).toBeUndefined();
+    expect(modelUsage(res.body)).toBeUndefined();
   });
 
   it('streams delta events, then citations and done', async () => {
@@ -162,7 +164,7 @@ describe('POST /ask with the local generative model (SmolLM2-135M through node-l
     expect(res.status).toBe(200);
     // One call rewrites the follow-up; the answer takes a second one unless the extractive choice
     // (LLM_EVIDENCE=chosen) found nothing to answer from, which is then answered without the model.
-    expect(res.body.usage.perModel.find((m: any) => m.model === 'SmolLM2-135M-Instruct.Q4_1')).toMatchObject({
+    expect(modelUsage(res.body)).toMatchObject({
       calls: NO_ANSWER.test(res.body.answer) ? 1 : 2,
     });
     const t = await postJson(
