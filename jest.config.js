@@ -41,6 +41,10 @@ const base = { transform: { '^.+\\.(t|j)s$': swc }, moduleNameMapper, testEnviro
 module.exports = {
   // e2e tests drive real engines; unit tests finish far below this.
   testTimeout: 120000,
+  // `npm test` runs one suite at a time in one worker process (--maxWorkers=1), which Jest replaces
+  // once its heap exceeds this after a suite. In band (--runInBand) the 120-odd suites' module
+  // registries and engines piled up in one process until it ran out of heap (a CI run aborted).
+  workerIdleMemoryLimit: '1.5GB',
   projects: [
     {
       ...base,
