@@ -164,4 +164,55 @@ describe('EmbeddedSearchIndex', () => {
       await index.close();
     }
   });
+
+  it('settle folds the rows written so far into the full-text indices at once, not after the idle delay', async () => {
+    const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 600_000 });
+    const chunk = (i: number) => {
+      const text = `settled document ${i} about lighthouses`;
+      return {
+        accountId: 5,
+        docSetName: 'settle',
+        documentId: `s${i}`,
+        fileName: `s${i}.txt`,
+        pageNumber: '1',
+        sourceType: 'S3',
+        sourceId: `bucket/s${i}.txt`,
+        chunkIndex: 0,
+        text,
+        embedding: embedder.embed(text),
+      };
+    };
+    const unindexedTextRows = async () => {
+      const db = await lancedb.connect(dir);
+      const t = await db.openTable(versionedIndexName('chunks', space).replace(/\./g, '-'));
+      try {
+        const name = (await t.listIndices()).find(
+          (i) => i.columns.includes('text') && i.indexType === 'FTS',
+        )!.name;
+        return (await t.indexStats(name))!.numUnindexedRows;
+      } finally {
+        t.close();
+        db.close();
+      }
+    };
+    try {
+      await index.upsert([chunk(0)]); // the first write creates the indices
+      for (let i = 1; i <= 5; i++) await index.upsert([chunk(i)]);
+      expect(await unindexedTextRows()).toBe(5);
+      await index.settle();
+      expect(await unindexedTextRows()).toBe(0);
+      await index.settle(); // nothing written since: nothing to do
+      const hits = await index.search({
+        accountId: 5,
+        docSetNames: ['settle'],
+        text: 'lighthouses',
+        limit: 10,
+        minimumSimilarityScore: -1,
+        mode: 'bm25',
+      });
+      expect(hits).toHaveLength(6);
+    } finally {
+      await index.close();
+    }
+  });
 });

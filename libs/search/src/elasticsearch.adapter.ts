@@ -603,6 +603,9 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     };
   }
 
+  /** Nothing to do: every write waited for the refresh that makes it searchable. */
+  async settle(): Promise<void> {}
+
   async close(o: { timeoutMs?: number } = {}): Promise<void> {
     await withDeadline(this.client.close(), o.timeoutMs ?? 10_000, 'elasticsearch client close');
   }

@@ -204,6 +204,13 @@ export interface SearchIndex {
   search(query: SearchQuery): Promise<SearchHit[]>;
   stats(accountId?: number): Promise<SearchIndexStats>;
   /**
+   * Brings the engine's ranking structures up to date with every write so far, so that ranking
+   * right after an indexing run is the ranking of a quiet index (the embedded engine folds new
+   * rows into its full-text indices; Elasticsearch has nothing to do). Never throws: maintenance
+   * failures are logged, and a later write schedules it again.
+   */
+  settle(): Promise<void>;
+  /**
    * Read and write probes used by /health, each bounded by `timeoutMs` (default 3 s). Never
    * throws; a probe still running from an earlier call counts as down.
    */

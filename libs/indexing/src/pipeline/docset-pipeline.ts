@@ -21,6 +21,9 @@ export interface ListedPage {
 }
 
 /** Run-level steps of a docset indexing run: list, plan, remove, page through work, finish. */
+/** How long finishing a run waits for the search index to settle. */
+const SETTLE_WAIT_MS = 20_000;
+
 @Injectable()
 export class DocsetPipeline {
   private readonly logger = new Logger('DocsetPipeline');
@@ -124,6 +127,24 @@ export class DocsetPipeline {
     return this.planning.nextPending(runId, afterId, limit);
   }
 
+  /**
+   * A finished run's chunks rank as those of a quiet index before the run reports its outcome
+   * (SearchIndex.settle). Bounded so that a slow engine delays the outcome by at most
+   * SETTLE_WAIT_MS (a bookkeeping activity has a minute); the maintenance itself runs on.
+   */
+  private async settleSearchIndex(runId: string): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<'late'>(
+      (resolve) => (timer = setTimeout(() => resolve('late'), SETTLE_WAIT_MS)),
+    );
+    const outcome = await Promise.race([this.search.settle().then(() => 'settled' as const), waited]);
+    clearTimeout(timer);
+    if (outcome === 'late')
+      this.logger.warn(
+        `run ${runId}: search index maintenance still running after ${SETTLE_WAIT_MS} ms; finishing the run`,
+      );
+  }
+
   /** Final status and counters of the run; unfinished documents stay re-runnable (CANCELLED). */
   async finish(
     runId: string,
@@ -131,6 +152,7 @@ export class DocsetPipeline {
     error: string | null,
     counters: Record<string, number> = {},
   ): Promise<Record<string, number>> {
+    await this.settleSearchIndex(runId);
     await this.runs.finishRun(runId, status, error, counters);
     if (status === 'COMPLETED') {
       const run = await this.runs.getRun(runId);
