@@ -606,12 +606,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
     clearTimeout(this.optimizeTimer);
     if (++this.writesSinceMaintenance >= this.maintenanceEvery && !this.maintaining) {
       this.optimizeTimer = undefined;
-      this.runMaintenance();
+      void this.runMaintenance();
       return;
     }
     this.optimizeTimer = setTimeout(() => {
       this.optimizeTimer = undefined;
-      this.runMaintenance();
+      void this.runMaintenance();
     }, this.o.optimizeDelayMs ?? 2000);
     this.optimizeTimer.unref();
   }
