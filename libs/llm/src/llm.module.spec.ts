@@ -48,11 +48,16 @@ describe('ANSWER_PROVIDER', () => {
       rewriter: 'OpenAiRewriter',
       titler: 'OpenAiTitler',
     });
+    // LLM_EVIDENCE=chosen (the default): the extractive rules choose, on the extractive rewrite
     expect(providers({ ANSWER_PROVIDER: 'local-llm' })).toEqual({
       generators: ['local', 'local-llm'],
       generator: 'local-llm',
-      rewriter: 'LlamaRewriter',
+      rewriter: 'LocalRewriter',
       titler: 'LlamaTitler',
+    });
+    expect(providers({ ANSWER_PROVIDER: 'local-llm', LLM_EVIDENCE: 'retrieved' })).toMatchObject({
+      generator: 'local-llm',
+      rewriter: 'LlamaRewriter',
     });
     expect(providers({ ANSWER_PROVIDER: 'extractive', COHERE_API_KEY: 'k' })).toEqual({
       generators: ['local', 'local-llm', 'cohere'],

@@ -220,7 +220,10 @@ export function createRewriter(cfg: AppConfig, runtime: LlamaRuntime, generator:
     case 'openai':
       return new OpenAiRewriter(openAi(cfg) as OpenAiConnection);
     case 'local-llm':
-      return new LlamaRewriter(runtime);
+      // With LLM_EVIDENCE=chosen the extractive rules retrieve and choose, and they work on the
+      // extractive rewrite: the 1.5B model's rewrite of a follow-up dropped the subject the
+      // conversation gave, or stated an invented answer, and the rules then declined (decisions.md).
+      return cfg.llmEvidence === 'chosen' ? new LocalRewriter() : new LlamaRewriter(runtime);
     default:
       return new LocalRewriter();
   }
