@@ -196,12 +196,20 @@ describe('EmbeddedSearchIndex', () => {
       }
     };
     try {
+      const maintenanceRuns = jest.spyOn(index, 'optimize');
       await index.upsert([chunk(0)]); // the first write creates the indices
       for (let i = 1; i <= 5; i++) await index.upsert([chunk(i)]);
       expect(await unindexedTextRows()).toBe(5);
-      await index.settle();
+      // runs finishing together share one maintenance run
+      await Promise.all([index.settle(), index.settle(), index.settle()]);
       expect(await unindexedTextRows()).toBe(0);
+      expect(maintenanceRuns).toHaveBeenCalledTimes(1);
       await index.settle(); // nothing written since: nothing to do
+      expect(maintenanceRuns).toHaveBeenCalledTimes(1);
+      await index.upsert([chunk(6)]);
+      await index.settle(); // paced after the last run, but run
+      expect(await unindexedTextRows()).toBe(0);
+      expect(maintenanceRuns).toHaveBeenCalledTimes(2);
       const hits = await index.search({
         accountId: 5,
         docSetNames: ['settle'],
@@ -210,7 +218,7 @@ describe('EmbeddedSearchIndex', () => {
         minimumSimilarityScore: -1,
         mode: 'bm25',
       });
-      expect(hits).toHaveLength(6);
+      expect(hits).toHaveLength(7);
     } finally {
       await index.close();
     }

@@ -2,6 +2,7 @@ import * as lancedb from '@lancedb/lancedb';
 import { Logger } from '@nestjs/common';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import * as fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DeadlineExceededError, DeadlineLock, type EmbeddingSpace, withDeadline } from '@docqa/common';
 import {
   contextQueryText,
@@ -96,6 +97,8 @@ const WRITE_BATCH = 5000;
 const MAINTENANCE_EVERY_WRITES = 200;
 /** ... and at least one write call per this many stored rows (100,000 rows: every 1,000 writes). */
 const ROWS_PER_MAINTENANCE_WRITE = 100;
+/** settle() keeps index maintenance to at most about 1 / (1 + this) of the time. */
+const SETTLE_DUTY_FACTOR = 4;
 /** Ids per lookup of which rows of a write are already stored (one IN filter). */
 const ID_LOOKUP_BATCH = 500;
 function schema(dimensions: number): Schema {
@@ -179,6 +182,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private maintaining = false;
   /** The maintenance run in progress (settle waits for it). */
   private maintenance?: Promise<void>;
+  /** When the last maintenance ended and how long it took (settle's pacing). */
+  private lastMaintenanceEnd = 0;
+  private lastMaintenanceMs = 0;
+  /** Settle calls waiting for their turn share one wait. */
+  private settleWait?: Promise<void>;
   private closed = false;
   /** Rows waiting for the write lock (groupWrite). */
   private readonly upsertQueue: QueuedRows[] = [];
@@ -637,11 +645,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
   async settle(): Promise<void> {
     if (this.closed) return;
     if (this.maintenance) await this.maintenance;
+    // Many runs finishing one after another must not keep the write lock busy with maintenance:
+    // settling starts one no sooner than SETTLE_DUTY_FACTOR times the last one's duration after
+    // it ended (callers finishing meanwhile share the wait and the run).
+    const wait = this.lastMaintenanceEnd + SETTLE_DUTY_FACTOR * this.lastMaintenanceMs - Date.now();
+    if (wait > 0) await (this.settleWait ??= sleep(wait).finally(() => (this.settleWait = undefined)));
+    if (this.maintenance) await this.maintenance;
     if (this.closed || (this.writesSinceMaintenance === 0 && this.optimizeTimer === undefined)) return;
     clearTimeout(this.optimizeTimer);
     this.optimizeTimer = undefined;
-    // A run started by a write while this one waited covers those writes too.
-    await (this.maintenance ?? this.runMaintenance());
+    await this.runMaintenance();
   }
 
   /**
@@ -652,7 +665,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
     await this.write(
       'index maintenance',
       async (t) => {
+        const started = Date.now();
         await t.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) });
+        this.lastMaintenanceMs = Date.now() - started;
+        this.lastMaintenanceEnd = Date.now();
         // Compaction rewrites the table's small fragments, the compacted ones included, so its
         // cost grows with the table: the larger the table, the more writes between two runs.
         this.maintenanceEvery = Math.max(
