@@ -142,6 +142,9 @@ export async function seedDocuments(
       }
       out.push({ id, docSetName: d.docSetName, fileName: d.fileName, status, chunks: chunks.length });
     }
+    // As a finished indexing run does: searches rank on a settled index, not on one whose newest
+    // rows still wait for the embedded engine's maintenance (SearchIndex.settle).
+    await index.settle();
   } finally {
     await db.end();
   }
