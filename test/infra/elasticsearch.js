@@ -11,9 +11,10 @@ function ensureInstalled() {
   execFileSync('bash', [path.join(DIR, 'install.sh')], { stdio: 'inherit' });
 }
 
-async function waitForHttp(url, timeoutMs = 180000) {
+async function waitForHttp(url, timeoutMs = 180000, exited = () => false) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (exited()) throw new Error(`Elasticsearch at ${url} exited before it was ready`);
     try {
       const res = await fetch(`${url}/_cluster/health?wait_for_status=yellow&timeout=5s`);
       if (res.ok) return;
@@ -33,6 +34,18 @@ async function waitForHttp(url, timeoutMs = 180000) {
  */
 async function startElasticsearch(opts = {}) {
   ensureInstalled();
+  // A free port can be taken by another process before the node binds it: then a fresh one is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts);
+    } catch (err) {
+      if (opts.port || attempt >= 3 || !/BindException|Address already in use/.test(err.message)) throw err;
+      console.warn(`[docqa-es] port taken before Elasticsearch bound it; retrying on another (${attempt})`);
+    }
+  }
+}
+
+async function startOnce(opts) {
   const port = opts.port || (await freePort());
   const dir = opts.dir || mkTemp('docqa-es-');
   const logFd = fs.openSync(path.join(dir, 'es.log'), 'a');
@@ -44,12 +57,13 @@ async function startElasticsearch(opts = {}) {
   child.once('exit', () => (exited = true));
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForHttp(url);
+    await waitForHttp(url, 180000, () => exited);
   } catch (err) {
     const log = fs.existsSync(path.join(dir, 'es.log'))
       ? fs.readFileSync(path.join(dir, 'es.log'), 'utf8').slice(-3000)
       : '';
     await stopChild(child);
+    if (!opts.dir) fs.rmSync(dir, { recursive: true, force: true });
     throw new Error(`${err.message}${exited ? ' (process exited)' : ''}\n${log}`);
   }
   return {

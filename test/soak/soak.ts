@@ -471,6 +471,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   product = undefined;
   if (shutdown.code !== 0 || shutdown.ms > 30_000)
     problem(`Ctrl-C: exit ${shutdown.code} after ${shutdown.ms} ms`);
+  if (problems.length > 0) {
+    // the product's own log explains a problem: kept beside the soak log
+    const kept = `${dataDir}.app.log`;
+    fs.copyFileSync(path.join(dataDir, 'app.log'), kept);
+    log(`the product's log: ${kept}`);
+  }
   fs.rmSync(dataDir, { recursive: true, force: true });
 
   const sorted = [...askMs].sort((x, y) => x - y);
