@@ -128,7 +128,7 @@ export class DocsetPipeline {
   }
 
   /**
-   * A finished run's chunks rank as those of a quiet index before the run reports its outcome
+   * A completed run's chunks rank as those of a quiet index before the run reports it
    * (SearchIndex.settle). Bounded so that a slow engine delays the outcome by at most
    * SETTLE_WAIT_MS (a bookkeeping activity has a minute); the maintenance itself runs on.
    */
@@ -152,7 +152,8 @@ export class DocsetPipeline {
     error: string | null,
     counters: Record<string, number> = {},
   ): Promise<Record<string, number>> {
-    await this.settleSearchIndex(runId);
+    // Only a completed run promises anything about ranking; a cancelled or failed one need not wait.
+    if (status === 'COMPLETED') await this.settleSearchIndex(runId);
     await this.runs.finishRun(runId, status, error, counters);
     if (status === 'COMPLETED') {
       const run = await this.runs.getRun(runId);
