@@ -17,18 +17,23 @@ module.exports = async function globalSetup() {
   await installModels(['embedder'], { log: (l) => console.log(`\n${l}`) });
   const started = {};
   globalThis.__DOCQA_INFRA__ = started;
-  try {
-    const [pg, temporal, es, s3] = await Promise.all([
-      startPostgres(),
-      startTemporal(),
-      startElasticsearch(),
-      startS3(),
-    ]);
-    Object.assign(started, { pg, temporal, es, s3 });
-  } catch (err) {
-    await Promise.all(Object.values(started).map((s) => s && s.stop().catch(() => undefined)));
-    throw err;
+  // All four start together; when one fails, the others that did start are stopped again (a failed
+  // setup runs no teardown, and they would outlive the run).
+  const results = await Promise.allSettled([
+    startPostgres(),
+    startTemporal(),
+    startElasticsearch(),
+    startS3(),
+  ]);
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) {
+    await Promise.all(
+      results.filter((r) => r.status === 'fulfilled').map((r) => r.value.stop().catch(() => undefined)),
+    );
+    throw failed.reason;
   }
+  const [pg, temporal, es, s3] = results.map((r) => r.value);
+  Object.assign(started, { pg, temporal, es, s3 });
   process.env.DOCQA_TEST_POSTGRES_URL = started.pg.url;
   process.env.DOCQA_TEST_TEMPORAL_ADDRESS = started.temporal.address;
   process.env.DOCQA_TEST_TEMPORAL_CLI = started.temporal.bin;
