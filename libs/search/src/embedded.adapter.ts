@@ -179,8 +179,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /** Write calls since index maintenance last started, and whether it is running (scheduleOptimize). */
   private writesSinceMaintenance = 0;
   private maintenanceEvery = MAINTENANCE_EVERY_WRITES;
-  private maintaining = false;
-  /** The maintenance run in progress (settle waits for it). */
+  /** The maintenance run in progress, if any (settle waits for it). */
   private maintenance?: Promise<void>;
   /** When the last maintenance ended and how long it took (settle's pacing). */
   private lastMaintenanceEnd = 0;
@@ -612,7 +611,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private scheduleOptimize(): void {
     if (this.closed) return;
     clearTimeout(this.optimizeTimer);
-    if (++this.writesSinceMaintenance >= this.maintenanceEvery && !this.maintaining) {
+    if (++this.writesSinceMaintenance >= this.maintenanceEvery && !this.maintenance) {
       this.optimizeTimer = undefined;
       void this.runMaintenance();
       return;
@@ -626,13 +625,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   private runMaintenance(): Promise<void> {
     this.writesSinceMaintenance = 0;
-    this.maintaining = true;
     this.maintenance = this.optimize()
       .catch((err: Error) => this.log.warn(`index maintenance failed: ${err.message}`))
-      .finally(() => {
-        this.maintaining = false;
-        this.maintenance = undefined;
-      });
+      .finally(() => (this.maintenance = undefined));
     return this.maintenance;
   }
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DeadlineExceededError, withDeadline } from '@docqa/common';
 import type { RunStatus } from '@docqa/db';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { fileTypeOf, isIncremental, SourceSync, SyncRun } from '@docqa/sources';
@@ -20,10 +21,10 @@ export interface ListedPage {
   nextPageToken: string | null;
 }
 
-/** Run-level steps of a docset indexing run: list, plan, remove, page through work, finish. */
 /** How long finishing a run waits for the search index to settle. */
 const SETTLE_WAIT_MS = 20_000;
 
+/** Run-level steps of a docset indexing run: list, plan, remove, page through work, finish. */
 @Injectable()
 export class DocsetPipeline {
   private readonly logger = new Logger('DocsetPipeline');
@@ -133,16 +134,12 @@ export class DocsetPipeline {
    * SETTLE_WAIT_MS (a bookkeeping activity has a minute); the maintenance itself runs on.
    */
   private async settleSearchIndex(runId: string): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<'late'>(
-      (resolve) => (timer = setTimeout(() => resolve('late'), SETTLE_WAIT_MS)),
+    await withDeadline(this.search.settle(), SETTLE_WAIT_MS, 'search index maintenance').catch(
+      (err: unknown) => {
+        if (!(err instanceof DeadlineExceededError)) throw err;
+        this.logger.warn(`run ${runId}: ${err.message}; finishing the run`);
+      },
     );
-    const outcome = await Promise.race([this.search.settle().then(() => 'settled' as const), waited]);
-    clearTimeout(timer);
-    if (outcome === 'late')
-      this.logger.warn(
-        `run ${runId}: search index maintenance still running after ${SETTLE_WAIT_MS} ms; finishing the run`,
-      );
   }
 
   /** Final status and counters of the run; unfinished documents stay re-runnable (CANCELLED). */
