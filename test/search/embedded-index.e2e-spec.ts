@@ -16,6 +16,26 @@ describe('EmbeddedSearchIndex', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+  /** One chunk of a one-page text document, embedded by the test embedder. */
+  const chunkRecord = (
+    accountId: number,
+    docSetName: string,
+    documentId: string,
+    chunkIndex: number,
+    text: string,
+  ) => ({
+    accountId,
+    docSetName,
+    documentId,
+    fileName: `${documentId}.txt`,
+    pageNumber: '1',
+    sourceType: 'S3',
+    sourceId: `bucket/${documentId}.txt`,
+    chunkIndex,
+    text,
+    embedding: embedder.embed(text),
+  });
+
   it('copies the chunks of an older layout table into the new one, then drops the old table', async () => {
     const oldName = versionedIndexName('chunks', space, INDEX_LAYOUT_VERSION - 1);
     const db = await lancedb.connect(dir);
@@ -71,18 +91,8 @@ describe('EmbeddedSearchIndex', () => {
 
   it('a write mixing stored and new ids appends the new rows and replaces the stored ones, never duplicating (issue 17)', async () => {
     const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 60_000 });
-    const chunk = (documentId: string, chunkIndex: number, text: string) => ({
-      accountId: 3,
-      docSetName: 'mix',
-      documentId,
-      fileName: `${documentId}.txt`,
-      pageNumber: '1',
-      sourceType: 'S3',
-      sourceId: `bucket/${documentId}.txt`,
-      chunkIndex,
-      text,
-      embedding: embedder.embed(text),
-    });
+    const chunk = (documentId: string, chunkIndex: number, text: string) =>
+      chunkRecord(3, 'mix', documentId, chunkIndex, text);
     try {
       await index.upsert([chunk('a', 0, 'first version of a'), chunk('b', 0, 'first version of b')]);
       // one call with a stored id and a new one, and concurrent calls the group commit writes together
@@ -125,21 +135,7 @@ describe('EmbeddedSearchIndex', () => {
     const writes = 260;
     try {
       for (let i = 0; i < writes; i++) {
-        const text = `back to back document ${i}`;
-        await index.upsert([
-          {
-            accountId: 4,
-            docSetName: 'busy',
-            documentId: `d${i}`,
-            fileName: `d${i}.txt`,
-            pageNumber: '1',
-            sourceType: 'S3',
-            sourceId: `bucket/d${i}.txt`,
-            chunkIndex: 0,
-            text,
-            embedding: embedder.embed(text),
-          },
-        ]);
+        await index.upsert([chunkRecord(4, 'busy', `d${i}`, 0, `back to back document ${i}`)]);
       }
       const fragmentsNow = async () => {
         const db = await lancedb.connect(dir);
@@ -167,21 +163,8 @@ describe('EmbeddedSearchIndex', () => {
 
   it('settle folds the rows written so far into the full-text indices at once, not after the idle delay', async () => {
     const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 600_000 });
-    const chunk = (i: number) => {
-      const text = `settled document ${i} about lighthouses`;
-      return {
-        accountId: 5,
-        docSetName: 'settle',
-        documentId: `s${i}`,
-        fileName: `s${i}.txt`,
-        pageNumber: '1',
-        sourceType: 'S3',
-        sourceId: `bucket/s${i}.txt`,
-        chunkIndex: 0,
-        text,
-        embedding: embedder.embed(text),
-      };
-    };
+    const chunk = (i: number) =>
+      chunkRecord(5, 'settle', `s${i}`, 0, `settled document ${i} about lighthouses`);
     const unindexedTextRows = async () => {
       const db = await lancedb.connect(dir);
       const t = await db.openTable(versionedIndexName('chunks', space).replace(/\./g, '-'));
