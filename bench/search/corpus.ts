@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { docqaCacheDir } from '@docqa/common';
 import { chunkPages } from '@docqa/indexing/chunking/chunker';
+import { contextFields, prepareDocument } from '@docqa/indexing/chunking/document-chunks';
 import { Embedder, LocalHashingEmbedder } from '@docqa/llm';
 
 /** A page-aware chunk before embedding. */
@@ -12,10 +13,41 @@ export interface RawChunk {
   pageNumber: string;
   chunkIndex: number;
   text: string;
+  /** With the document's context (BENCH_CONTEXT, the default): what is embedded instead of `text`. */
+  embeddingText?: string;
+  documentTitle?: string;
+  documentTerms?: string;
+  section?: string;
 }
 
-/** Pages through the production chunker (libs/indexing: ~1,200 characters, 240 overlap, per page). */
-export function productionChunks(documentId: string, fileName: string, pages: string[]): RawChunk[] {
+/**
+ * Whether chunks carry their document's context as indexing writes them (file name, title, names,
+ * section: searchable fields and the embedded text; libs/indexing prepareDocument). On by default,
+ * so the bench measures what the product indexes; BENCH_CONTEXT=0 gives the bare chunk text.
+ */
+export const WITH_CONTEXT = process.env.BENCH_CONTEXT !== '0';
+
+/**
+ * Pages through the production chunker (libs/indexing: ~1,200 characters, 240 overlap, per page),
+ * with the document's context when WITH_CONTEXT.
+ */
+export function productionChunks(documentId: string, fileName: string, pages: string[], title?: string): RawChunk[] {
+  if (WITH_CONTEXT) {
+    const { context, chunks } = prepareDocument({
+      fileName,
+      title,
+      pages: pages.map((text, i) => ({ pageNumber: i + 1, text })),
+    });
+    return chunks.map((c) => ({
+      documentId,
+      fileName,
+      pageNumber: String(c.pageNumber),
+      chunkIndex: c.chunkIndex,
+      text: c.text,
+      embeddingText: c.embeddingText,
+      ...contextFields(context, c),
+    }));
+  }
   return chunkPages(pages.map((text, i) => ({ pageNumber: i + 1, text }))).map((c) => ({
     documentId,
     fileName,
@@ -60,7 +92,8 @@ export function loadQa(file: string): QaItem[] {
 }
 
 export interface SciFact {
-  docs: Array<{ id: string; text: string }>;
+  /** text: title and abstract as one page; title also as the document's metadata title */
+  docs: Array<{ id: string; title: string; text: string }>;
   queries: Array<{ id: string; text: string }>;
   /** query id -> doc id -> relevance */
   qrels: Map<string, Map<string, number>>;
@@ -68,7 +101,7 @@ export interface SciFact {
 
 /** SciFact abstracts (title + text as one page) through the production chunker. */
 export function sciFactChunks(sci: SciFact): RawChunk[] {
-  return sci.docs.flatMap((d) => productionChunks(d.id, `${d.id}.txt`, [d.text]));
+  return sci.docs.flatMap((d) => productionChunks(d.id, `${d.id}.txt`, [d.text], d.title));
 }
 
 /** Ranked chunk hits -> ranked distinct documents (a document ranks where its best chunk does). */
@@ -83,7 +116,7 @@ export function loadSciFact(dir: string): SciFact {
     .filter(Boolean)
     .map((l) => {
       const d = JSON.parse(l) as { _id: string; title: string; text: string };
-      return { id: d._id, text: `${d.title}\n${d.text}` };
+      return { id: d._id, title: d.title, text: `${d.title}\n${d.text}` };
     });
   const qrels = new Map<string, Map<string, number>>();
   for (const line of fs.readFileSync(path.join(dir, 'qrels.test.txt'), 'utf8').split('\n')) {

@@ -1,11 +1,18 @@
 /* Sweeps RRF weights/k offline on SciFact and the dev QA set (embedded engine), to pick the
  * vector-leg weight for an embedder (production chunker):
  *   node dist/bench-build/bench/search/fusion-sweep.js                 (MiniLM)
- *   BENCH_EMBEDDER=hashing node dist/bench-build/bench/search/fusion-sweep.js */
+ *   BENCH_EMBEDDER=hashing node dist/bench-build/bench/search/fusion-sweep.js
+ *   LOCAL_EMBEDDER_PRECISION=fp32 node dist/bench-build/bench/search/fusion-sweep.js (default: the product's `auto`) */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { defaultLocalModelDir, Embedder, LocalHashingEmbedder, OnnxEmbedder } from '@docqa/llm';
+import {
+  defaultLocalModelDir,
+  Embedder,
+  EmbedderPrecisionSetting,
+  LocalHashingEmbedder,
+  OnnxEmbedder,
+} from '@docqa/llm';
 import { EmbeddedSearchIndex, reciprocalRankFusion, SearchHit } from '@docqa/search';
 import {
   distinctDocuments,
@@ -25,7 +32,11 @@ async function main() {
   const embedder: Embedder =
     process.env.BENCH_EMBEDDER === 'hashing'
       ? new LocalHashingEmbedder()
-      : await OnnxEmbedder.load({ dir: process.env.LOCAL_EMBEDDER_MODEL_DIR ?? defaultLocalModelDir() });
+      : await OnnxEmbedder.load({
+          dir: process.env.LOCAL_EMBEDDER_MODEL_DIR ?? defaultLocalModelDir(),
+          precision: (process.env.LOCAL_EMBEDDER_PRECISION ?? 'auto') as EmbedderPrecisionSetting,
+        });
+  console.log(`embedder ${embedder.modelName}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-sweep-'));
   const index = new EmbeddedSearchIndex({ dir, space: embedder });
   const sci = loadSciFact(path.join(SHARED, 'benchmarks/scifact'));
@@ -34,9 +45,9 @@ async function main() {
   const recs = async (chunks: RawChunk[], ds: string) => {
     const vectors = await embedCached(
       embedder,
-      chunks.map((c) => c.text),
+      chunks.map((c) => c.embeddingText ?? c.text),
     );
-    return chunks.map((c, i) => ({
+    return chunks.map(({ embeddingText: _embedded, ...c }, i) => ({
       ...c,
       accountId: 1,
       docSetName: ds,
@@ -69,7 +80,7 @@ async function main() {
   for (const [i, q] of sci.queries.entries()) sciLegs.push(await legs('sci', q.text, sciVectors[i]));
   const qaLegs: Array<[SearchHit[], SearchHit[]]> = [];
   for (const [i, q] of qa.entries()) qaLegs.push(await legs('dev', q.question, qaVectors[i]));
-  for (const k of [20, 60]) {
+  for (const k of [20, 60, 100]) {
     for (const w of [0, 0.2, 0.3, 0.4, 0.5, 0.7, 1]) {
       const fuse = (l: [SearchHit[], SearchHit[]]) =>
         reciprocalRankFusion([{ items: l[0] }, { items: l[1], weight: w }], (h) => h.chunk.id, { k }).map(

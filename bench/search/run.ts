@@ -7,12 +7,19 @@
  *   BENCH_COMPARE_HASHING=0 npm run bench:search  (skip the hashing embedder's quality pass)
  *   BENCH_ELASTICSEARCH_URL=http://... npm run bench:search (reuse a running Elasticsearch)
  *   BENCH_ENGINES=embedded npm run bench:search
+ *   LOCAL_EMBEDDER_PRECISION=fp32 npm run bench:search (the fp32 graph; default: the product's `auto`)
  * Writes bench/search/results.json (after every engine) and prints it. */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { defaultLocalModelDir, Embedder, LocalHashingEmbedder, OnnxEmbedder } from '@docqa/llm';
+import {
+  defaultLocalModelDir,
+  Embedder,
+  EmbedderPrecisionSetting,
+  LocalHashingEmbedder,
+  OnnxEmbedder,
+} from '@docqa/llm';
 import {
   ChunkRecord,
   ElasticsearchSearchIndex,
@@ -31,6 +38,7 @@ import {
   ndcgAt,
   RawChunk,
   sciFactChunks,
+  WITH_CONTEXT,
   syntheticChunks,
   syntheticQueries,
 } from './corpus';
@@ -43,6 +51,9 @@ const MAIN_EMBEDDER = process.env.BENCH_EMBEDDER ?? 'minilm';
 const COMPARE_HASHING = MAIN_EMBEDDER !== 'hashing' && process.env.BENCH_COMPARE_HASHING !== '0';
 const MODEL_DIR = process.env.LOCAL_EMBEDDER_MODEL_DIR ?? defaultLocalModelDir();
 const THREADS = Number(process.env.LOCAL_EMBEDDER_THREADS ?? 2);
+/** The product's setting and default (`auto`: int8 on CPUs with integer dot products), so the bench
+ * measures the graph the product runs. */
+const PRECISION = (process.env.LOCAL_EMBEDDER_PRECISION ?? 'auto') as EmbedderPrecisionSetting;
 /** Chunks timed per batch size in the throughput pass (dev-corpus chunks, production chunker). */
 const THROUGHPUT_SAMPLE = Number(process.env.BENCH_THROUGHPUT_SAMPLE ?? 512);
 /** Vectors of the synthetic latency set: `random` (default with the ONNX model) or `model`. */
@@ -100,9 +111,9 @@ interface Embedded {
 async function embedChunks(e: Embedder, raw: RawChunk[], docSetName: string): Promise<ChunkRecord[]> {
   const vectors = await embedCached(
     e,
-    raw.map((c) => c.text),
+    raw.map((c) => c.embeddingText ?? c.text),
   );
-  return raw.map((c, i) => ({
+  return raw.map(({ embeddingText: _embedded, ...c }, i) => ({
     ...c,
     accountId: 1,
     docSetName,
@@ -122,7 +133,7 @@ async function embedderThroughput(sample: RawChunk[]): Promise<Record<string, un
     threads: THREADS,
   };
   for (const batchSize of [8, 32]) {
-    const e = await OnnxEmbedder.load({ dir: MODEL_DIR, threads: THREADS, batchSize });
+    const e = await OnnxEmbedder.load({ dir: MODEL_DIR, precision: PRECISION, threads: THREADS, batchSize });
     try {
       await e.embedDocuments(texts.slice(0, batchSize));
       const load = loadAvg();
@@ -308,6 +319,9 @@ async function main() {
     machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     loadAverageAtStart: loadAvg(),
     chunker: 'production (libs/indexing chunkPages: ~1,200 characters, 240 overlap, never across pages)',
+    documentContext: WITH_CONTEXT
+      ? 'as indexing writes it (prepareDocument: title, names and section as searchable fields and in the embedded text)'
+      : 'none (BENCH_CONTEXT=0: bare chunk text)',
     synthetic: SYNTHETIC,
   };
 
@@ -325,7 +339,7 @@ async function main() {
   const embedders: Embedder[] = [];
   if (MAIN_EMBEDDER === 'minilm') {
     results.embedderThroughput = await embedderThroughput(devRaw.slice(0, THROUGHPUT_SAMPLE));
-    embedders.push(await OnnxEmbedder.load({ dir: MODEL_DIR, threads: THREADS, batchSize: 8 }));
+    embedders.push(await OnnxEmbedder.load({ dir: MODEL_DIR, precision: PRECISION, threads: THREADS, batchSize: 8 }));
   } else embedders.push(new LocalHashingEmbedder());
   if (COMPARE_HASHING) embedders.push(new LocalHashingEmbedder());
   const main = embedders[0];
