@@ -400,9 +400,9 @@ export const CONFIG_VARIABLES = [
   {
     name: 'LOCAL_EMBEDDER_BATCH_SIZE',
     kind: 'int',
-    default: '8',
+    default: '2',
     description:
-      'Chunks per local embedding model inference. 8 was the fastest and leanest on 2 cores (docs/benchmarks/search.md).',
+      'Chunks per local embedding model inference. 2 was the fastest on 2 cores with the fused-attention graph: 1.06x batch 8 on 256-token chunks, 1.11x on real chunks (less padding), int8 and fp32 (docs/benchmarks/embedder.md).',
   },
   {
     name: 'LOCAL_EMBEDDER_PRECISION',

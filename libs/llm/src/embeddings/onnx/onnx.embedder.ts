@@ -9,7 +9,7 @@ import { EmbedderPrecision, EmbedderPrecisionSetting, resolvePrecision } from '.
 /**
  * Code of the inference thread: the tokenizer (@huggingface/tokenizers) and the onnxruntime-node
  * session live here, because onnxruntime-node runs a session synchronously on the calling thread
- * (a batch of 8 chunks takes ~0.2 s on 2 cores), which would stall the event loop that serves the
+ * (a batch of 8 chunks takes ~0.15 s on 2 cores), which would stall the event loop that serves the
  * API and heartbeats indexing activities. One message is one batch, padded to its longest text;
  * vectors come back as one Float32Array (transferred, not copied), with the batch's token counts
  * and how long tokenizing and inference took.
@@ -89,7 +89,7 @@ export interface OnnxEmbedderOptions {
   dir: string;
   /** onnxruntime intra-op threads (LOCAL_EMBEDDER_THREADS, default 2). */
   threads?: number;
-  /** Texts per inference (LOCAL_EMBEDDER_BATCH_SIZE, default 8). */
+  /** Texts per inference (LOCAL_EMBEDDER_BATCH_SIZE, default 2). */
   batchSize?: number;
   /**
    * `fp32` (model.onnx, the default), `int8` (model.int8.onnx), or `auto`: int8 where the CPU has
@@ -205,7 +205,7 @@ export class OnnxEmbedder implements Embedder {
   /** Checks the installed files, starts the inference thread and waits until the model is loaded. */
   static async load(o: OnnxEmbedderOptions): Promise<OnnxEmbedder> {
     const threads = o.threads ?? 2;
-    const batchSize = o.batchSize ?? 8;
+    const batchSize = o.batchSize ?? 2;
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError('threads must be a positive integer');
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 256)
       throw new RangeError('batchSize must be an integer 1-256');
