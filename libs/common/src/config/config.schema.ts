@@ -402,7 +402,7 @@ export const CONFIG_VARIABLES = [
     kind: 'int',
     default: '2',
     description:
-      'Chunks per local embedding model inference. 2 was the fastest on 2 cores with the fused-attention graph: 1.06x batch 8 on 256-token chunks, 1.11x on real chunks (less padding), int8 and fp32 (docs/benchmarks/embedder.md).',
+      'Chunks per local embedding model inference. 2 was the fastest on 2 cores with the fused-attention graph (1.06x batch 8 on 256-token chunks, 1.11x on real chunks; the same in the indexing pipeline), and a query waits behind a smaller batch (docs/benchmarks/embedder.md).',
   },
   {
     name: 'LOCAL_EMBEDDER_PRECISION',
