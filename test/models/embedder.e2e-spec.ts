@@ -9,6 +9,7 @@ import {
   OnnxEmbedder,
   resolvePrecision,
 } from '@docqa/llm';
+import { eventually, niceOf, threadsAtNice } from '../support/threads';
 
 // The installer module (plain CommonJS): model dir, pinned hashes, and the numpy reference.
 const embedderKind = require('../../scripts/models/embedder') as {
@@ -100,6 +101,20 @@ describe('local embedder: all-MiniLM-L6-v2 converted by scripts/models/embedder/
     await expect(embedder.embedDocuments(['x'], { signal: ac.signal })).rejects.toThrow('run cancelled');
     // the embedder keeps working for other callers
     expect(await embedder.embedQuery('still here')).toHaveLength(384);
+  });
+
+  it('embeds at the nice value it is given, onnxruntime threads included, leaving the event loop at 0', async () => {
+    const before = threadsAtNice(10);
+    const low = await OnnxEmbedder.load({ dir: embedderKind.MODEL_DIR, threads: 2, batchSize: 2, nice: 10 });
+    try {
+      expect(await low.embedQuery('a question embedded at low priority')).toHaveLength(384);
+      // the inference thread and onnxruntime's intra-op thread(s) it started
+      expect(threadsAtNice(10) - before).toBeGreaterThanOrEqual(2);
+      expect(niceOf(process.pid)).toBe(0);
+    } finally {
+      await low.close();
+    }
+    expect(await eventually(() => threadsAtNice(10) === before)).toBe(true);
   });
 
   it('closes while a batch runs without taking the process down, and rejects what was pending', async () => {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, BACKGROUND_NICE } from '@docqa/common';
 import { CatalogModule } from '@docqa/catalog';
 import { SourcesModule } from '@docqa/sources';
 import { IndexingAccountDeletionHook } from './api/account-deletion.hook';
@@ -47,7 +48,12 @@ const INDEXING_USE_CASES = [
     DocumentLifecycleStore,
     EmbeddingSpaceStore,
     RunCredentials,
-    { provide: PdfExtractor, useFactory: () => new PdfExtractor() },
+    {
+      provide: PdfExtractor,
+      inject: [APP_CONFIG],
+      useFactory: (cfg: AppConfig) =>
+        new PdfExtractor({ nice: cfg.backgroundThreadsLowPriority ? BACKGROUND_NICE : 0 }),
+    },
     DocumentExtractor,
     DocumentSummarizer,
     DocsetPipeline,

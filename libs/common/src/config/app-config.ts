@@ -80,6 +80,7 @@ export interface AppConfig {
   localEmbedderModelDir?: string;
   localEmbedderThreads: number;
   localEmbedderBatchSize: number;
+  backgroundThreadsLowPriority: boolean;
   localEmbedderPrecision: 'auto' | 'fp32' | 'int8';
   smtpUrl?: string;
   mailFrom: string;
@@ -147,6 +148,13 @@ const camel = (name: string) =>
   name.toLowerCase().replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 /** Reads and validates the environment. Throws ConfigError naming the first bad variable. */
+/**
+ * Nice value of CPU-heavy background threads (embedding, PDF extraction) when
+ * BACKGROUND_THREADS_LOW_PRIORITY is on: under the scheduler's weights a nice-0 thread gets about
+ * 90 % of a core it shares with a nice-10 one, so the event loop stays responsive during indexing.
+ */
+export const BACKGROUND_NICE = 10;
+
 export function loadConfig(env: Raw = process.env): AppConfig {
   const out: Record<string, unknown> = {};
   for (const v of CONFIG_VARIABLES as readonly ConfigVariable[]) {

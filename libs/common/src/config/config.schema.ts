@@ -398,6 +398,13 @@ export const CONFIG_VARIABLES = [
     description: 'CPU threads of one local embedding model inference (onnxruntime intra-op threads).',
   },
   {
+    name: 'BACKGROUND_THREADS_LOW_PRIORITY',
+    kind: 'bool',
+    default: 'true',
+    description:
+      'Run the CPU-heavy background threads at a lower CPU priority (nice 10): the local embedder (its inference thread and onnxruntime threads) and the PDF extraction threads. They then yield the cores to the event loop that answers requests, so asks and progress reads stay fast while documents are indexed, and use every idle cycle otherwise (docs/decisions.md).',
+  },
+  {
     name: 'LOCAL_EMBEDDER_BATCH_SIZE',
     kind: 'int',
     default: '2',

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { minimalPdf } from '../../../../test/support/pdf';
+import { eventually, niceOf, threadsAtNice } from '../../../../test/support/threads';
 import { DocumentRejectedError } from './document-rejected.error';
 import { DocumentExtractor } from './extractor';
 import { PdfExtractor } from './pdf-extractor';
@@ -35,6 +36,19 @@ describe('DocumentExtractor', () => {
     expect(pages).toHaveLength(2);
     expect(pages[0]).toContain('harbour cranes');
     expect(pages[1]).toContain('tide tables');
+  });
+
+  it('parses at the nice value it is given (BACKGROUND_THREADS_LOW_PRIORITY), leaving the event loop at 0', async () => {
+    const before = threadsAtNice(10);
+    const low = new PdfExtractor({ threads: 1, timeoutMs: 60_000, maxHeapMb: 512, nice: 10 });
+    try {
+      expect(await low.extract(minimalPdf(['A page parsed at low priority.']))).toHaveLength(1);
+      expect(threadsAtNice(10)).toBe(before + 1);
+      expect(niceOf(process.pid)).toBe(0);
+    } finally {
+      await low.onModuleDestroy();
+    }
+    expect(await eventually(() => threadsAtNice(10) === before)).toBe(true);
   });
 
   it('reads every page of a real PDF (corpus geometry.pdf, 42 pages)', async () => {

@@ -10,6 +10,14 @@ import { DocumentRejectedError } from './document-rejected.error';
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+// Linux: the nice value is this thread's own (not the event loop's)
+if (workerData.nice > 0) {
+  try {
+    require('node:os').setPriority(workerData.nice);
+  } catch {
+    // not permitted here: normal priority
+  }
+}
 let unpdf;
 parentPort.on('message', async ({ id, data }) => {
   let pdf;
@@ -55,6 +63,8 @@ export interface PdfExtractorOptions {
   threads: number;
   timeoutMs: number;
   maxHeapMb: number;
+  /** Nice value of the extraction threads (0: normal priority; BACKGROUND_THREADS_LOW_PRIORITY). */
+  nice: number;
 }
 
 /** Maps a PDF.js failure to a readable, permanent rejection. */
@@ -75,7 +85,7 @@ export class PdfExtractor implements OnModuleDestroy {
   private closed = false;
 
   constructor(opts?: Partial<PdfExtractorOptions>) {
-    this.opts = { threads: 2, timeoutMs: 5 * 60_000, maxHeapMb: 1024, ...(opts ?? {}) };
+    this.opts = { threads: 2, timeoutMs: 5 * 60_000, maxHeapMb: 1024, nice: 0, ...(opts ?? {}) };
   }
 
   /**
@@ -146,7 +156,7 @@ export class PdfExtractor implements OnModuleDestroy {
   private spawn(): Slot {
     const worker = new Worker(THREAD_SOURCE, {
       eval: true,
-      workerData: { unpdfPath: require.resolve('unpdf') },
+      workerData: { unpdfPath: require.resolve('unpdf'), nice: this.opts.nice },
       resourceLimits: { maxOldGenerationSizeMb: this.opts.maxHeapMb },
     });
     worker.unref();

@@ -20,7 +20,17 @@ const fs = require('node:fs');
 const path = require('node:path');
 const ort = require(workerData.ortPath);
 const { Tokenizer } = require(workerData.tokenizersPath);
-const { dir, modelFile, maxTokens, threads } = workerData;
+const { dir, modelFile, maxTokens, threads, nice } = workerData;
+// On Linux a thread's nice value is its own and is inherited by the threads it starts, so this
+// lowers the priority of this thread and of onnxruntime's intra-op threads created below, not of
+// the event loop (raising it back would need privileges: it is set once, before the session).
+if (nice > 0) {
+  try {
+    require('node:os').setPriority(nice);
+  } catch {
+    // not permitted here (some containers): run at normal priority
+  }
+}
 // Longer texts are cut before tokenizing (256 tokens never need more); whitespace runs are one
 // separator to BERT's pre-tokenizer, so collapsing them first changes no token.
 const MAX_CHARS = 32768;
@@ -89,6 +99,11 @@ export interface OnnxEmbedderOptions {
   dir: string;
   /** onnxruntime intra-op threads (LOCAL_EMBEDDER_THREADS, default 2). */
   threads?: number;
+  /**
+   * Nice value of the inference thread and onnxruntime's threads (default 0: normal priority).
+   * Above 0 they yield the CPU to the event loop (BACKGROUND_THREADS_LOW_PRIORITY).
+   */
+  nice?: number;
   /** Texts per inference (LOCAL_EMBEDDER_BATCH_SIZE, default 2). */
   batchSize?: number;
   /**
@@ -216,6 +231,7 @@ export class OnnxEmbedder implements Embedder {
       batchSize,
       precision: resolvePrecision(o.precision ?? 'fp32', Boolean(manifest.files['model.int8.onnx'])),
       groupByLength: o.groupByLength ?? true,
+      nice: o.nice ?? 0,
     });
     await e.start();
     return e;
@@ -279,6 +295,7 @@ export class OnnxEmbedder implements Embedder {
           modelFile: this.modelFile,
           maxTokens: this.manifest.maxTokens,
           threads: this.o.threads,
+          nice: this.o.nice,
         },
       });
       w.unref();
