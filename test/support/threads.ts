@@ -20,13 +20,3 @@ export function threadsAtNice(nice: number): number {
   }
   return n;
 }
-
-/** Waits until `fn` holds (threads end asynchronously after a close). */
-export async function eventually(fn: () => boolean, timeoutMs = 10_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!fn()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return true;
-}
