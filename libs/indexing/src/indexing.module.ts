@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, BACKGROUND_NICE } from '@docqa/common';
+import { APP_CONFIG, AppConfig, backgroundNice } from '@docqa/common';
 import { CatalogModule } from '@docqa/catalog';
 import { SourcesModule } from '@docqa/sources';
 import { IndexingAccountDeletionHook } from './api/account-deletion.hook';
@@ -51,8 +51,7 @@ const INDEXING_USE_CASES = [
     {
       provide: PdfExtractor,
       inject: [APP_CONFIG],
-      useFactory: (cfg: AppConfig) =>
-        new PdfExtractor({ nice: cfg.backgroundThreadsLowPriority ? BACKGROUND_NICE : 0 }),
+      useFactory: (cfg: AppConfig) => new PdfExtractor({ nice: backgroundNice(cfg) }),
     },
     DocumentExtractor,
     DocumentSummarizer,

@@ -2,7 +2,7 @@ import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } fro
 import {
   APP_CONFIG,
   AppConfig,
-  BACKGROUND_NICE,
+  backgroundNice,
   ConfigError,
   docqaCacheDir,
   EMBEDDING_SPACE,
@@ -80,7 +80,7 @@ export async function createEmbedder(cfg: AppConfig): Promise<Embedder> {
       threads: cfg.localEmbedderThreads,
       batchSize: cfg.localEmbedderBatchSize,
       precision: cfg.localEmbedderPrecision,
-      nice: cfg.backgroundThreadsLowPriority ? BACKGROUND_NICE : 0,
+      nice: backgroundNice(cfg),
     });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);

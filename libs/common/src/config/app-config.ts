@@ -148,13 +148,6 @@ const camel = (name: string) =>
   name.toLowerCase().replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 /** Reads and validates the environment. Throws ConfigError naming the first bad variable. */
-/**
- * Nice value of CPU-heavy background threads (embedding, PDF extraction) when
- * BACKGROUND_THREADS_LOW_PRIORITY is on: under the scheduler's weights a nice-0 thread gets about
- * 90 % of a core it shares with a nice-10 one, so the event loop stays responsive during indexing.
- */
-export const BACKGROUND_NICE = 10;
-
 export function loadConfig(env: Raw = process.env): AppConfig {
   const out: Record<string, unknown> = {};
   for (const v of CONFIG_VARIABLES as readonly ConfigVariable[]) {

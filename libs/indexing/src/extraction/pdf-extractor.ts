@@ -1,5 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
+import { LOWER_THREAD_PRIORITY_SOURCE } from '@docqa/common';
 import { DocumentRejectedError } from './document-rejected.error';
 
 /**
@@ -10,14 +11,7 @@ import { DocumentRejectedError } from './document-rejected.error';
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-// Linux: the nice value is this thread's own (not the event loop's)
-if (workerData.nice > 0) {
-  try {
-    require('node:os').setPriority(workerData.nice);
-  } catch {
-    // not permitted here: normal priority
-  }
-}
+${LOWER_THREAD_PRIORITY_SOURCE}
 let unpdf;
 parentPort.on('message', async ({ id, data }) => {
   let pdf;

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { DomainError, ErrorCode } from '@docqa/common';
+import { DomainError, ErrorCode, LOWER_THREAD_PRIORITY_SOURCE } from '@docqa/common';
 import type { Embedder, EmbedOptions } from '../embedder.port';
 import { LocalModelManifest, LocalModelMissingError, readLocalModel } from './local-model';
 import { EmbedderPrecision, EmbedderPrecisionSetting, resolvePrecision } from './precision';
@@ -20,17 +20,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const ort = require(workerData.ortPath);
 const { Tokenizer } = require(workerData.tokenizersPath);
-const { dir, modelFile, maxTokens, threads, nice } = workerData;
-// On Linux a thread's nice value is its own and is inherited by the threads it starts, so this
-// lowers the priority of this thread and of onnxruntime's intra-op threads created below, not of
-// the event loop (raising it back would need privileges: it is set once, before the session).
-if (nice > 0) {
-  try {
-    require('node:os').setPriority(nice);
-  } catch {
-    // not permitted here (some containers): run at normal priority
-  }
-}
+const { dir, modelFile, maxTokens, threads } = workerData;
+// before the session, so that onnxruntime's threads inherit the priority
+${LOWER_THREAD_PRIORITY_SOURCE}
 // Longer texts are cut before tokenizing (256 tokens never need more); whitespace runs are one
 // separator to BERT's pre-tokenizer, so collapsing them first changes no token.
 const MAX_CHARS = 32768;
