@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { docqaCacheDir } from '@docqa/common';
+import { docqaCacheDir, loadConfig } from '@docqa/common';
 import { chunkPages } from '@docqa/indexing/chunking/chunker';
 import { contextFields, prepareDocument } from '@docqa/indexing/chunking/document-chunks';
 import { Embedder, LocalHashingEmbedder } from '@docqa/llm';
@@ -28,10 +28,21 @@ export interface RawChunk {
 export const WITH_CONTEXT = process.env.BENCH_CONTEXT !== '0';
 
 /**
+ * The embedder graph the product would run here: LOCAL_EMBEDDER_PRECISION through the product's own
+ * configuration (default `auto`: int8 on CPUs with integer dot products).
+ */
+export const EMBEDDER_PRECISION = loadConfig().localEmbedderPrecision;
+
+/**
  * Pages through the production chunker (libs/indexing: ~1,200 characters, 240 overlap, per page),
  * with the document's context when WITH_CONTEXT.
  */
-export function productionChunks(documentId: string, fileName: string, pages: string[], title?: string): RawChunk[] {
+export function productionChunks(
+  documentId: string,
+  fileName: string,
+  pages: string[],
+  title?: string,
+): RawChunk[] {
   if (WITH_CONTEXT) {
     const { context, chunks } = prepareDocument({
       fileName,

@@ -6,16 +6,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import {
-  defaultLocalModelDir,
-  Embedder,
-  EmbedderPrecisionSetting,
-  LocalHashingEmbedder,
-  OnnxEmbedder,
-} from '@docqa/llm';
+import { defaultLocalModelDir, Embedder, LocalHashingEmbedder, OnnxEmbedder } from '@docqa/llm';
 import { EmbeddedSearchIndex, reciprocalRankFusion, SearchHit } from '@docqa/search';
 import {
   distinctDocuments,
+  EMBEDDER_PRECISION,
   embedCached,
   queryEmbedder,
   loadDevCorpus,
@@ -34,7 +29,7 @@ async function main() {
       ? new LocalHashingEmbedder()
       : await OnnxEmbedder.load({
           dir: process.env.LOCAL_EMBEDDER_MODEL_DIR ?? defaultLocalModelDir(),
-          precision: (process.env.LOCAL_EMBEDDER_PRECISION ?? 'auto') as EmbedderPrecisionSetting,
+          precision: EMBEDDER_PRECISION,
         });
   console.log(`embedder ${embedder.modelName}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-sweep-'));

@@ -13,13 +13,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import {
-  defaultLocalModelDir,
-  Embedder,
-  EmbedderPrecisionSetting,
-  LocalHashingEmbedder,
-  OnnxEmbedder,
-} from '@docqa/llm';
+import { defaultLocalModelDir, Embedder, LocalHashingEmbedder, OnnxEmbedder } from '@docqa/llm';
 import {
   ChunkRecord,
   ElasticsearchSearchIndex,
@@ -39,6 +33,7 @@ import {
   RawChunk,
   sciFactChunks,
   WITH_CONTEXT,
+  EMBEDDER_PRECISION,
   syntheticChunks,
   syntheticQueries,
 } from './corpus';
@@ -51,9 +46,6 @@ const MAIN_EMBEDDER = process.env.BENCH_EMBEDDER ?? 'minilm';
 const COMPARE_HASHING = MAIN_EMBEDDER !== 'hashing' && process.env.BENCH_COMPARE_HASHING !== '0';
 const MODEL_DIR = process.env.LOCAL_EMBEDDER_MODEL_DIR ?? defaultLocalModelDir();
 const THREADS = Number(process.env.LOCAL_EMBEDDER_THREADS ?? 2);
-/** The product's setting and default (`auto`: int8 on CPUs with integer dot products), so the bench
- * measures the graph the product runs. */
-const PRECISION = (process.env.LOCAL_EMBEDDER_PRECISION ?? 'auto') as EmbedderPrecisionSetting;
 /** Chunks timed per batch size in the throughput pass (dev-corpus chunks, production chunker). */
 const THROUGHPUT_SAMPLE = Number(process.env.BENCH_THROUGHPUT_SAMPLE ?? 512);
 /** Vectors of the synthetic latency set: `random` (default with the ONNX model) or `model`. */
@@ -133,7 +125,12 @@ async function embedderThroughput(sample: RawChunk[]): Promise<Record<string, un
     threads: THREADS,
   };
   for (const batchSize of [8, 32]) {
-    const e = await OnnxEmbedder.load({ dir: MODEL_DIR, precision: PRECISION, threads: THREADS, batchSize });
+    const e = await OnnxEmbedder.load({
+      dir: MODEL_DIR,
+      precision: EMBEDDER_PRECISION,
+      threads: THREADS,
+      batchSize,
+    });
     try {
       await e.embedDocuments(texts.slice(0, batchSize));
       const load = loadAvg();
@@ -339,7 +336,14 @@ async function main() {
   const embedders: Embedder[] = [];
   if (MAIN_EMBEDDER === 'minilm') {
     results.embedderThroughput = await embedderThroughput(devRaw.slice(0, THROUGHPUT_SAMPLE));
-    embedders.push(await OnnxEmbedder.load({ dir: MODEL_DIR, precision: PRECISION, threads: THREADS, batchSize: 8 }));
+    embedders.push(
+      await OnnxEmbedder.load({
+        dir: MODEL_DIR,
+        precision: EMBEDDER_PRECISION,
+        threads: THREADS,
+        batchSize: 8,
+      }),
+    );
   } else embedders.push(new LocalHashingEmbedder());
   if (COMPARE_HASHING) embedders.push(new LocalHashingEmbedder());
   const main = embedders[0];
