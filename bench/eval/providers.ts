@@ -7,7 +7,8 @@ export type EvalProvider = (typeof PROVIDERS)[number];
 /**
  * Environment of the evaluated app: ANSWER_PROVIDER, and the provider's settings from the
  * environment of the run, as an operator would configure them (local-llm: LLM_MODEL_PATH, default
- * the installed Qwen2.5-Coder-1.5B; openai: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL).
+ * the installed Qwen2.5-Coder-1.5B; openai: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL), and the
+ * retrieval and answer settings a run compares against their defaults (SEARCH_FUSION, ...).
  */
 export function providerEnv(provider: EvalProvider): Record<string, string> {
   const env: Record<string, string> = { ANSWER_PROVIDER: provider === 'local' ? 'extractive' : provider };
@@ -22,6 +23,13 @@ export function providerEnv(provider: EvalProvider): Record<string, string> {
     'OPENAI_API_KEY',
     'OPENAI_MODEL',
     'OPENAI_TIMEOUT_MS',
+    'LLM_EVIDENCE',
+    // retrieval and the extractive answerer, to measure a setting against its default
+    'SEARCH_FUSION',
+    'LOCAL_EMBEDDER_PRECISION',
+    'LOCAL_EMBEDDER_BATCH_SIZE',
+    'LOCAL_ANSWER_MIN_MARGIN',
+    'LOCAL_RERANK_SEARCH_WEIGHT',
   ];
   for (const k of pass) if (process.env[k]) env[k] = process.env[k] as string;
   // Sequential questions on shared cores: one call may wait long for the model.

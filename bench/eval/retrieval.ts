@@ -54,7 +54,8 @@ async function main() {
     const index = searchIndexOf(h.app);
     const embedder = h.app.api.app.get<Embedder>(EMBEDDER);
     const rewriter = new LocalRewriter();
-    const reranker = new LocalReranker();
+    // the lexical order alone: `keepSearchOrder` fuses the search order in per variant
+    const reranker = new LocalReranker({ searchOrderWeight: 0 });
     for (const corpus of corpora) {
       const items = loadQa(corpus.dir).filter((i) => itemClass(i) !== 'unanswerable');
       const queries = await Promise.all(

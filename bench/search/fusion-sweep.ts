@@ -109,6 +109,52 @@ async function main() {
       );
     }
   }
+  // Convex combination of normalised scores (Bruch et al. 2023, "An analysis of fusion functions
+  // for hybrid retrieval"): alpha * cosine + (1 - alpha) * BM25, each min-max normalised over its
+  // leg's candidates (a candidate absent from a leg gets that leg's 0).
+  const convex = (l: [SearchHit[], SearchHit[]], alpha: number): SearchHit[] => {
+    const norm = (hits: SearchHit[]) => {
+      const scores = hits.map((h) => h.score);
+      const max = Math.max(...scores);
+      const min = Math.min(...scores);
+      return new Map(hits.map((h) => [h.chunk.id, max > min ? (h.score - min) / (max - min) : 1]));
+    };
+    const b = norm(l[0]);
+    const v = norm(l[1]);
+    const all = new Map([...l[0], ...l[1]].map((h) => [h.chunk.id, h]));
+    return [...all.values()]
+      .map((h) => ({ h, s: alpha * (v.get(h.chunk.id) ?? 0) + (1 - alpha) * (b.get(h.chunk.id) ?? 0) }))
+      .sort((x, y) => y.s - x.s)
+      .map((x) => x.h);
+  };
+  for (const alpha of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7]) {
+    let nd = 0;
+    sciLegs.forEach(
+      (l, i) =>
+        (nd += ndcgAt(
+          10,
+          distinctDocuments(
+            convex(l, alpha).map((h) => h.chunk.documentId),
+            10,
+          ),
+          sci.qrels.get(sci.queries[i].id)!,
+        )),
+    );
+    let h1 = 0;
+    let h5 = 0;
+    qaLegs.forEach((l, i) => {
+      const q = qa[i];
+      const pages = new Set([q.page, ...(q.alsoOnPages ?? [])].map(String));
+      const ok = convex(l, alpha)
+        .slice(0, 5)
+        .map((h) => h.chunk.fileName === q.fileName && pages.has(h.chunk.pageNumber));
+      if (ok[0]) h1++;
+      if (ok.some(Boolean)) h5++;
+    });
+    console.log(
+      `convex alpha=${alpha} scifact=${(nd / sci.queries.length).toFixed(4)} qa hit1=${(h1 / qa.length).toFixed(3)} hit5=${(h5 / qa.length).toFixed(3)}`,
+    );
+  }
   await index.close();
   await embedder.close?.();
   fs.rmSync(dir, { recursive: true, force: true });

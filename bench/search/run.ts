@@ -81,6 +81,12 @@ function variants(e: Embedder): Array<{ label: string; mode: SearchMode; fusion?
   const out: Array<{ label: string; mode: SearchMode; fusion?: SearchQuery['fusion'] }> = MODES.map(
     (mode) => ({ label: mode, mode }),
   );
+  // the other fusion method beside the default (convex), on the same legs
+  out.push({
+    label: 'hybrid (rrf)',
+    mode: 'hybrid',
+    fusion: { method: 'rrf', vectorWeight: e.recommendedVectorWeight },
+  });
   if (e.recommendedVectorWeight !== 1) {
     out.push({
       label: `hybrid (vector weight ${e.recommendedVectorWeight})`,

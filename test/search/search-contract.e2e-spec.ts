@@ -294,7 +294,7 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     expect(hybrid[0].bm25Rank).toBeUndefined();
   });
 
-  it('fuses legs with reciprocal rank fusion (crafted order) and applies minimumSimilarityScore', async () => {
+  it('fuses legs with reciprocal rank fusion or the convex combination (crafted order) and applies minimumSimilarityScore', async () => {
     const q = basis(0);
     const x = chunk({ docSetName: 'rrf', text: 'alpha alpha alpha alpha', embedding: basis(2) }); // BM25 #1 only
     const z = chunk({
@@ -313,7 +313,8 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     expect(vec.map((h) => h.chunk.text)).toEqual([y.text, z.text]);
     expect(vec[0].similarity).toBeCloseTo(1, 1);
     expect(vec[1].similarity).toBeCloseTo(0.9, 1);
-    const hybrid = await index.search(query(base));
+    const rrf = { method: 'rrf' as const };
+    const hybrid = await index.search(query({ ...base, fusion: rrf }));
     expect(hybrid.map((h) => [h.chunk.text, h.bm25Rank, h.vectorRank])).toEqual([
       [z.text, 2, 2],
       [x.text, 1, undefined],
@@ -324,7 +325,17 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     // a higher cut-off drops z from the kNN leg
     const strict = await index.search(query({ ...base, mode: 'vector', minimumSimilarityScore: 0.95 }));
     expect(strict.map((h) => h.chunk.text)).toEqual([y.text]);
-    expect((await index.search(query({ ...base, limit: 1 }))).map((h) => h.chunk.text)).toEqual([z.text]);
+    expect((await index.search(query({ ...base, limit: 1, fusion: rrf }))).map((h) => h.chunk.text)).toEqual([
+      z.text,
+    ]);
+    // the default, the convex combination: each leg's best scores 1 and its last 0, so z, last in
+    // both legs, falls behind the two leaders (BM25 first on a tie)
+    const convex = await index.search(query(base));
+    expect(convex.map((h) => [h.chunk.text, h.bm25Rank, h.vectorRank, h.score])).toEqual([
+      [x.text, 1, undefined, 0.5],
+      [y.text, undefined, 1, 0.5],
+      [z.text, 2, 2, 0],
+    ]);
   });
 
   it('delete by docset leaves nothing of it, and nothing else is touched', async () => {

@@ -1,9 +1,11 @@
 import { loadConfig } from '@docqa/common';
+import { LocalReranker } from './generation/local/local.reranker';
 import {
   createGenerator,
   createGenerators,
   createLlamaRuntime,
   createLocalGenerator,
+  createReranker,
   createRewriter,
   createTitler,
   EMBEDDED_DEFAULT_PROVIDER,
@@ -69,5 +71,38 @@ describe('ANSWER_PROVIDER', () => {
 
   it('auto without any provider configured and no local model file answers extractively', () => {
     expect(providers({}).generator).toBe('local');
+  });
+});
+
+describe('createReranker', () => {
+  const order = async (env: Record<string, string>) => {
+    const r = createReranker(cfg(env));
+    if (!r) throw new Error('no reranker');
+    // search order: an unrelated page, then the close one
+    const out = await r.rerank({
+      query: 'set margin 2cm',
+      documents: ['Fonts and colours of tables.', 'Set a margin of 2cm with geometry.'],
+      topN: 2,
+    });
+    return out.results.map((x) => x.index);
+  };
+
+  it('the local reranker fuses in the search order with LOCAL_RERANK_SEARCH_WEIGHT', async () => {
+    expect(createReranker(cfg({}))).toBeInstanceOf(LocalReranker);
+    // 1 (default): the two orders tie (first in one, last in the other) and the lexical one wins
+    expect(await order({})).toEqual([1, 0]);
+    expect(await order({ LOCAL_RERANK_SEARCH_WEIGHT: '0' })).toEqual([1, 0]);
+    expect(await order({ LOCAL_RERANK_SEARCH_WEIGHT: '2' })).toEqual([0, 1]);
+  });
+
+  it('a weight that is not a number >= 0 stops the process with a configuration error', () => {
+    for (const v of ['-1', 'abc'])
+      expect(() => createReranker(cfg({ LOCAL_RERANK_SEARCH_WEIGHT: v }))).toThrow(
+        /LOCAL_RERANK_SEARCH_WEIGHT/,
+      );
+  });
+
+  it('Cohere without a rerank model has no reranker', () => {
+    expect(createReranker(cfg({ COHERE_API_KEY: 'k' }))).toBeNull();
   });
 });

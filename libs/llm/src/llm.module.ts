@@ -246,11 +246,18 @@ export function createTitler(cfg: AppConfig, runtime: LlamaRuntime, generator: G
 
 /**
  * Reranker: Cohere rerank when COHERE_API_KEY and COHERE_RERANK_MODEL are set, none (null) with
- * Cohere but no rerank model, and the local lexical reranker on the local provider.
+ * Cohere but no rerank model, and the local lexical reranker (with LOCAL_RERANK_SEARCH_WEIGHT) on
+ * the local provider.
  */
 export function createReranker(cfg: AppConfig): Reranker | null {
   const c = cohere(cfg);
-  if (!c) return new LocalReranker();
+  if (!c) {
+    const searchOrderWeight = Number(cfg.localRerankSearchWeight ?? '1');
+    if (!Number.isFinite(searchOrderWeight) || searchOrderWeight < 0) {
+      throw new ConfigError('Invalid configuration: LOCAL_RERANK_SEARCH_WEIGHT must be a number >= 0');
+    }
+    return new LocalReranker({ searchOrderWeight });
+  }
   return cfg.cohereRerankModel ? new CohereReranker({ ...c, model: cfg.cohereRerankModel }) : null;
 }
 

@@ -16,6 +16,7 @@ import {
   LegHit,
   LegQuery,
   runSearch,
+  withFusionMethod,
   storedAccountId,
 } from './fusion';
 import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
@@ -31,6 +32,7 @@ import {
   SearchHit,
   SearchIndex,
   SearchIndexStats,
+  FusionMethod,
   SearchQuery,
   StoredChunk,
   UpsertResult,
@@ -50,6 +52,8 @@ export interface ElasticsearchSearchIndexOptions {
   layoutVersion?: number;
   /** Deadlines of engine calls (SEARCH_*_TIMEOUT_MS); defaults DEFAULT_SEARCH_DEADLINES. */
   deadlines?: Partial<SearchDeadlines>;
+  /** Fusion of hybrid searches that do not name one (SEARCH_FUSION); default DEFAULT_FUSION_METHOD. */
+  fusion?: FusionMethod;
 }
 
 /**
@@ -439,7 +443,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     return this.call('search', this.deadlines.readMs, async (signal) => {
       await this.ensureIndex(signal);
       return runSearch(
-        q,
+        withFusionMethod(q, this.o.fusion),
         {
           bm25: (query, size) => this.bm25(query, size, signal),
           vector: (query, size) => this.knn(query, size, signal),

@@ -12,6 +12,7 @@ import {
   LegQuery,
   runLegs,
   runSearch,
+  withFusionMethod,
   storedAccountId,
 } from './fusion';
 import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
@@ -28,6 +29,7 @@ import {
   SearchHit,
   SearchIndex,
   SearchIndexStats,
+  FusionMethod,
   SearchQuery,
   StoredChunk,
   UpsertResult,
@@ -42,6 +44,8 @@ export interface EmbeddedSearchIndexOptions {
   optimizeDelayMs?: number;
   /** Deadlines of engine calls (SEARCH_*_TIMEOUT_MS); defaults DEFAULT_SEARCH_DEADLINES. */
   deadlines?: Partial<SearchDeadlines>;
+  /** Fusion of hybrid searches that do not name one (SEARCH_FUSION); default DEFAULT_FUSION_METHOD. */
+  fusion?: FusionMethod;
 }
 
 /** Row layout of the table (snake_case: the engine's SQL filters are case-insensitive). */
@@ -483,7 +487,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   search(q: SearchQuery): Promise<SearchHit[]> {
     return this.read('search', (t) =>
       runSearch(
-        q,
+        withFusionMethod(q, this.o.fusion),
         {
           bm25: (query, size) => this.bm25(t, query, size),
           vector: (query, size) => this.knn(t, query, size),

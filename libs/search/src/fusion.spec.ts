@@ -1,4 +1,5 @@
 import {
+  convexFusion,
   diversify,
   LegHit,
   reciprocalRankFusion,
@@ -7,6 +8,7 @@ import {
   withDays,
   RRF_K,
   runSearch,
+  withFusionMethod,
 } from './fusion';
 import type { SearchQuery, StoredChunk } from './search.port';
 
@@ -78,9 +80,21 @@ describe('runSearch', () => {
   };
 
   it('fuses both legs in hybrid mode and reports leg ranks', async () => {
-    const out = await runSearch(q, legs, 2);
+    const out = await runSearch({ ...q, fusion: { method: 'rrf' } }, legs, 2);
     expect(out.map((h) => h.chunk.id)).toEqual(['c', 'a', 'b', 'd']);
     expect(out[0]).toMatchObject({ bm25Rank: 3, vectorRank: 1, similarity: 10 });
+  });
+
+  it('fuses with the convex combination unless the query asks for RRF', async () => {
+    // BM25 a 10, b 9, c 8 -> 1, 0.5, 0; vector c 10, d 9 -> 1, 0; averaged: a 0.5, c 0.5, b 0.25, d 0
+    const out = await runSearch(q, legs, 2);
+    expect(out.map((h) => [h.chunk.id, h.score])).toEqual([
+      ['a', 0.5],
+      ['c', 0.5],
+      ['b', 0.25],
+      ['d', 0],
+    ]);
+    expect(out[1]).toMatchObject({ bm25Rank: 3, vectorRank: 1, similarity: 10 });
   });
 
   it('runs one leg in bm25 and vector modes, and BM25 only without a vector', async () => {
@@ -107,6 +121,85 @@ describe('runSearch', () => {
   });
 });
 
+describe('convexFusion', () => {
+  const scored = (...pairs: Array<[string, number]>) => pairs.map(([item, score]) => ({ item, score }));
+
+  it('averages the min-max normalised scores of each kind with their weights', () => {
+    const out = convexFusion(
+      [
+        { lists: [scored(['a', 12], ['b', 7], ['c', 2])] },
+        { lists: [scored(['c', 0.9], ['d', 0.5], ['a', 0.1])], weight: 3 },
+      ],
+      id,
+    );
+    const score = Object.fromEntries(out.map((f) => [f.item, f.score]));
+    expect(score.a).toBeCloseTo(0.25 * 1 + 0.75 * 0);
+    expect(score.b).toBeCloseTo(0.25 * 0.5);
+    expect(score.c).toBeCloseTo(0.25 * 0 + 0.75 * 1);
+    expect(score.d).toBeCloseTo(0.75 * 0.5);
+    expect(out.map((f) => f.item)).toEqual(['c', 'd', 'a', 'b']);
+    expect(out[0].ranks).toEqual([3, 1]);
+    expect(out.find((f) => f.item === 'd')!.ranks).toEqual([undefined, 2]);
+  });
+
+  it('keeps how far ahead a leg puts an item, where RRF keeps only the order', () => {
+    // `far` leads BM25 by a wide margin and is fourth of the vector candidates, not far behind;
+    // `second` is second in both legs. RRF puts `second` first; the scores put `far` first.
+    const bm25 = scored(['far', 30], ['second', 11], ['x', 10]);
+    const vector = scored(['y', 0.8], ['second', 0.79], ['z', 0.6], ['far', 0.55], ['w', 0.1]);
+    const convex = convexFusion([{ lists: [bm25] }, { lists: [vector] }], id).map((f) => f.item);
+    const rrf = reciprocalRankFusion(
+      [{ items: bm25.map((x) => x.item) }, { items: vector.map((x) => x.item) }],
+      id,
+    ).map((f) => f.item);
+    expect(rrf[0]).toBe('second');
+    expect(convex[0]).toBe('far');
+  });
+
+  it('counts an item of several lists of one kind once, at its best score, and applies the boost', () => {
+    const out = convexFusion([{ lists: [scored(['a', 4], ['b', 2]), scored(['b', 2], ['c', 0])] }], id, {
+      boost: (item) => (item === 'c' ? 10 : 1),
+    });
+    expect(out.map((f) => [f.item, f.score])).toEqual([
+      ['a', 1],
+      ['b', 0.5],
+      ['c', 0],
+    ]);
+    const boosted = convexFusion([{ lists: [scored(['a', 4], ['b', 2], ['c', 0])] }], id, {
+      boost: (item) => (item === 'b' ? 3 : 1),
+    });
+    expect(boosted.map((f) => f.item)).toEqual(['b', 'a', 'c']);
+  });
+
+  it('scores a kind whose candidates all score the same as 1, and ignores an empty kind', () => {
+    const out = convexFusion([{ lists: [scored(['a', 5], ['b', 5])] }, { lists: [[]] }], id);
+    expect(out.map((f) => [f.item, f.score])).toEqual([
+      ['a', 0.5],
+      ['b', 0.5],
+    ]);
+    expect(() => convexFusion([{ lists: [], weight: 0 }], id)).toThrow(RangeError);
+  });
+
+  it("takes the engine's method only where the query names none", () => {
+    const q: SearchQuery = {
+      accountId: 1,
+      docSetNames: ['ds'],
+      text: 'x',
+      limit: 1,
+      minimumSimilarityScore: 0,
+    };
+    expect(withFusionMethod(q, 'rrf').fusion).toEqual({ method: 'rrf' });
+    expect(withFusionMethod({ ...q, fusion: { vectorWeight: 2 } }, 'rrf').fusion).toEqual({
+      method: 'rrf',
+      vectorWeight: 2,
+    });
+    expect(withFusionMethod({ ...q, fusion: { method: 'convex' } }, 'rrf').fusion).toEqual({
+      method: 'convex',
+    });
+    expect(withFusionMethod(q, undefined)).toBe(q);
+  });
+});
+
 describe('runSearch fusion options', () => {
   it('weights the vector leg and uses k', async () => {
     const legs: RetrievalLegs = {
@@ -122,8 +215,11 @@ describe('runSearch fusion options', () => {
       minimumSimilarityScore: 0,
     };
     // equal weights: tie broken by list order (BM25 first)
-    expect((await runSearch(q, legs, 1)).map((h) => h.chunk.id)).toEqual(['b', 'v']);
-    const weighted = await runSearch({ ...q, fusion: { k: 0, vectorWeight: 2 } }, legs, 1);
+    expect((await runSearch({ ...q, fusion: { method: 'rrf' } }, legs, 1)).map((h) => h.chunk.id)).toEqual([
+      'b',
+      'v',
+    ]);
+    const weighted = await runSearch({ ...q, fusion: { method: 'rrf', k: 0, vectorWeight: 2 } }, legs, 1);
     expect(weighted.map((h) => [h.chunk.id, h.score])).toEqual([
       ['v', 2],
       ['b', 1],

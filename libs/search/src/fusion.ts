@@ -1,5 +1,5 @@
 import { dateTokens, statePostalCodes } from '@docqa/common';
-import type { SearchHit, SearchQuery, StoredChunk } from './search.port';
+import type { FusionMethod, SearchHit, SearchQuery, StoredChunk } from './search.port';
 
 /** Rank constant of reciprocal rank fusion (Cormack et al. 2009; also Elasticsearch's default). */
 export const RRF_K = 60;
@@ -51,6 +51,71 @@ export function reciprocalRankFusion<T>(
   const out = [...byKey.values()].sort((a, b) => b.score - a.score || a.best - b.best || a.first - b.first);
   const limited = options.limit === undefined ? out : out.slice(0, options.limit);
   return limited.map(({ item, score, ranks }) => ({ item, score, ranks }));
+}
+
+export const DEFAULT_FUSION_METHOD: FusionMethod = 'convex';
+
+/** Legs whose scores are comparable (BM25 with BM25, cosine with cosine), and their weight. */
+export interface ScoreKind<T> {
+  /** Lists of this kind, each best first with its own score (the first one gives `ranks`). */
+  lists: ReadonlyArray<ReadonlyArray<{ item: T; score: number }>>;
+  /** Weight of this kind in the combination (default 1). */
+  weight?: number;
+}
+
+/**
+ * Convex combination of normalised scores (Bruch, Gai and Ingber 2023, "An analysis of fusion
+ * functions for hybrid retrieval"): score(d) = sum over kinds of weight * norm(d) / sum of weights,
+ * where norm is the kind's score min-max normalised over every candidate of that kind (0 where d is
+ * not among them), then multiplied by `boost(d)`. Unlike RRF it keeps how far apart the legs' scores
+ * are, not only their order: a chunk far ahead in one leg stays ahead. Ties as in
+ * `reciprocalRankFusion`; `ranks` holds each kind's first list's rank.
+ */
+export function convexFusion<T>(
+  kinds: ReadonlyArray<ScoreKind<T>>,
+  key: (item: T) => string,
+  options: { boost?: (item: T) => number } = {},
+): Fused<T>[] {
+  const totalWeight = kinds.reduce((sum, k) => sum + (k.weight ?? 1), 0);
+  if (!(totalWeight > 0)) throw new RangeError('the weights must add up to more than 0');
+  const byKey = new Map<string, Fused<T> & { first: number; best: number }>();
+  let seen = 0;
+  kinds.forEach((kind, ki) => {
+    const scores = kind.lists.flatMap((l) => l.map((x) => x.score));
+    if (scores.length === 0) return;
+    const max = Math.max(...scores);
+    const min = Math.min(...scores);
+    const weight = (kind.weight ?? 1) / totalWeight;
+    const norm = (score: number) => (max > min ? (score - min) / (max - min) : 1);
+    const best = new Map<string, number>();
+    kind.lists.forEach((list, li) =>
+      list.forEach(({ item, score }, pos) => {
+        const id = key(item);
+        let f = byKey.get(id);
+        if (!f) {
+          f = {
+            item,
+            score: 0,
+            ranks: new Array(kinds.length).fill(undefined),
+            first: seen++,
+            best: Infinity,
+          };
+          byKey.set(id, f);
+        }
+        if (li === 0 && f.ranks[ki] === undefined) f.ranks[ki] = pos + 1;
+        f.best = Math.min(f.best, pos + 1);
+        // an item in several lists of one kind (a routed leg repeats the unrestricted one's
+        // scores) counts once, at its best score
+        best.set(id, Math.max(best.get(id) ?? -Infinity, score));
+      }),
+    );
+    for (const [id, score] of best) byKey.get(id)!.score += weight * norm(score);
+  });
+  const boost = options.boost;
+  const out = [...byKey.values()];
+  if (boost) for (const f of out) f.score *= boost(f.item);
+  out.sort((a, b) => b.score - a.score || a.best - b.best || a.first - b.first);
+  return out.map(({ item, score, ranks }) => ({ item, score, ranks }));
 }
 
 /** A hit of one retrieval leg, best first. */
@@ -169,6 +234,11 @@ export function diversify<T>(items: readonly T[], documentOf: (item: T) => strin
   return [...first, ...rest];
 }
 
+const asScored = (hits: LegHit[]) => hits.map((h) => ({ item: h, score: h.score }));
+
+const routedBoost = (routed: Set<string>, weight: number) => (h: LegHit) =>
+  routed.has(h.chunk.documentId) ? 1 + weight : 1;
+
 export const MAX_SEARCH_LIMIT = 1000;
 
 /** Candidates fetched per leg before fusion: enough depth for RRF to matter, bounded for latency. */
@@ -189,7 +259,12 @@ export function validateQuery(q: Omit<SearchQuery, 'accountId'>, dimensions: num
     throw new RangeError('search: vector mode needs a vector');
 }
 
-/** Runs the legs the mode asks for and fuses them with RRF (hybrid) or returns one leg. */
+/** `q` with `method` as its fusion method unless it names one (the engine's SEARCH_FUSION). */
+export function withFusionMethod(q: SearchQuery, method: FusionMethod | undefined): SearchQuery {
+  return !method || q.fusion?.method ? q : { ...q, fusion: { ...q.fusion, method } };
+}
+
+/** Runs the legs the mode asks for and fuses them (hybrid: `DEFAULT_FUSION_METHOD`) or returns one leg. */
 export async function runSearch(
   q: SearchQuery,
   legs: RetrievalLegs,
@@ -245,16 +320,28 @@ export async function runLegs(q: LegQuery, legs: RetrievalLegs, dimensions: numb
     : [[], []];
   const similarity = new Map([...vector, ...routedVector].map((h) => [h.chunk.id, h.score]));
   const vectorWeight = q.fusion?.vectorWeight ?? 1;
-  const fused = reciprocalRankFusion(
-    [
-      { items: bm25 },
-      { items: vector, weight: vectorWeight },
-      { items: routedBm25, weight: routing.weight },
-      { items: routedVector, weight: routing.weight * vectorWeight },
-    ],
-    (h) => h.chunk.id,
-    { k: q.fusion?.k ?? RRF_K },
-  );
+  const fused =
+    (q.fusion?.method ?? DEFAULT_FUSION_METHOD) === 'rrf'
+      ? reciprocalRankFusion(
+          [
+            { items: bm25 },
+            { items: vector, weight: vectorWeight },
+            { items: routedBm25, weight: routing.weight },
+            { items: routedVector, weight: routing.weight * vectorWeight },
+          ],
+          (h) => h.chunk.id,
+          { k: q.fusion?.k ?? RRF_K },
+        )
+      : convexFusion(
+          [
+            { lists: [bm25, routedBm25].map(asScored) },
+            { lists: [vector, routedVector].map(asScored), weight: vectorWeight },
+          ],
+          (h) => h.chunk.id,
+          // the routed documents' chunks weigh (1 + routing weight) times, as their RRF
+          // contributions count twice with the default weight of 1
+          { boost: routed.length ? routedBoost(new Set(routed), routing.weight) : undefined },
+        );
   const ordered = q.diversity
     ? diversify(fused, (f) => f.item.chunk.documentId, q.diversity.perDocument)
     : fused;

@@ -43,8 +43,14 @@ export function createSearchIndex(cfg: AppConfig, space: EmbeddingSpace): Search
         prefix: cfg.searchIndexPrefix,
         space,
         deadlines,
+        fusion: cfg.searchFusion,
       })
-    : new EmbeddedSearchIndex({ dir: path.join(cfg.dataDir, 'search'), space, deadlines });
+    : new EmbeddedSearchIndex({
+        dir: path.join(cfg.dataDir, 'search'),
+        space,
+        deadlines,
+        fusion: cfg.searchFusion,
+      });
 }
 
 /**

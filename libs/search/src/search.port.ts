@@ -83,6 +83,9 @@ export type StoredChunk = Omit<ChunkRecord, 'embedding' | 'generation'> & { id: 
 
 export type SearchMode = 'hybrid' | 'bm25' | 'vector';
 
+/** How hybrid search fuses its legs: `convex` (the default) or `rrf` (fusion.ts). */
+export type FusionMethod = 'convex' | 'rrf';
+
 export interface SearchQuery {
   accountId: number;
   /** Only chunks of these docsets (of this account) are searched. Empty means no results. */
@@ -95,13 +98,14 @@ export interface SearchQuery {
   limit: number;
   /** Vector-leg cut-off on cosine similarity (-1..1); hits of the kNN leg below it are dropped. */
   minimumSimilarityScore: number;
-  /** Default `hybrid`: BM25 and kNN fused with reciprocal rank fusion. */
+  /** Default `hybrid`: BM25 and kNN fused (`fusion.method`). */
   mode?: SearchMode;
   /**
-   * RRF tuning: rank constant `k` (default 60) and the weight of the kNN leg (default 1, the BM25
-   * leg has 1). Callers pass the embedder's `recommendedVectorWeight`.
+   * Fusion of the hybrid legs: `method` (default `convex`: normalised scores combined; `rrf`:
+   * reciprocal rank fusion with rank constant `k`, default 60) and the weight of the kNN leg
+   * (default 1, the BM25 leg has 1). Callers pass the embedder's `recommendedVectorWeight`.
    */
-  fusion?: { k?: number; vectorWeight?: number };
+  fusion?: { method?: FusionMethod; k?: number; vectorWeight?: number };
   /**
    * Document routing (hybrid mode): documents whose context (title, identifying terms) matches
    * the query clearly better than the rest get extra BM25 and kNN legs restricted to them. Tuning
@@ -119,7 +123,7 @@ export interface SearchQuery {
 
 export interface SearchHit {
   chunk: StoredChunk;
-  /** Ranking score: the RRF score in hybrid mode, the leg's own score otherwise. */
+  /** Ranking score: the fused score in hybrid mode, the leg's own score otherwise. */
   score: number;
   /** 1-based rank in the BM25 leg, when the chunk came from it. */
   bm25Rank?: number;

@@ -62,6 +62,7 @@ export interface AppConfig {
   cohereRerankModel?: string;
   sseKeepaliveMs: number;
   localAnswerMinMargin: string;
+  localRerankSearchWeight: string;
   answerProvider: 'auto' | 'extractive' | 'local-llm' | 'openai' | 'cohere';
   openaiBaseUrl?: string;
   openaiApiKey?: string;
@@ -82,6 +83,7 @@ export interface AppConfig {
   localEmbedderBatchSize: number;
   backgroundThreadsLowPriority: boolean;
   localEmbedderPrecision: 'auto' | 'fp32' | 'int8';
+  searchFusion: 'convex' | 'rrf';
   smtpUrl?: string;
   mailFrom: string;
   mailOutboxPollMs: number;

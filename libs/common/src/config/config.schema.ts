@@ -156,6 +156,14 @@ export const CONFIG_VARIABLES = [
       'Name of the Elasticsearch chunk alias and prefix of its versioned indices and templates (`<prefix>-v<n>-<embedder>-<dims>`).',
   },
   {
+    name: 'SEARCH_FUSION',
+    kind: 'enum',
+    values: ['convex', 'rrf'],
+    default: 'convex',
+    description:
+      "How hybrid search combines its BM25 and vector results: `convex` (each leg's scores min-max normalised over its candidates, then averaged with the embedder's vector weight) or `rrf` (reciprocal rank fusion, k = 60). convex ranked better on SciFact and on the dev questions on both engines (docs/benchmarks/search.md).",
+  },
+  {
     name: 'S3_ENDPOINT',
     kind: 'url',
     description: 'S3 endpoint override (S3-compatible stores). Unset: AWS.',
@@ -282,6 +290,13 @@ export const CONFIG_VARIABLES = [
     default: '1.4',
     description:
       'Local provider: how much better the best answer sentence must score than the best sentence of another document the question names as much before the answer cites it; below it the answer says it found no clear answer (a close page of the same document is cited beside it instead). Lower answers more questions with less precise citations (see docs/evaluation.md). A number >= 1.',
+  },
+  {
+    name: 'LOCAL_RERANK_SEARCH_WEIGHT',
+    kind: 'string',
+    default: '1',
+    description:
+      "Local reranker (no Cohere rerank model): weight of the order hybrid search gave the candidates against the reranker's lexical order, fused by reciprocal rank (1: they count alike; 0: the lexical order alone). A number >= 0 (see docs/decisions.md, convex fusion).",
   },
   {
     name: 'ANSWER_PROVIDER',

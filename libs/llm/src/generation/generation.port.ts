@@ -131,6 +131,7 @@ export interface Titler {
 
 export interface RerankInput {
   query: string;
+  /** The candidates in the order search ranked them, best first. */
   documents: string[];
   /** How many results to return, best first. */
   topN: number;

@@ -6,7 +6,15 @@ import { stem, STOP_WORDS, words } from '../../analysis/terms';
 export interface LocalRerankerOptions {
   /** Width, in words, of the window in which query terms count as close together (default 30). */
   window?: number;
+  /**
+   * Weight of the search order against the lexical order in the final ranking (default 1: they
+   * count alike; 0: lexical order alone). LOCAL_RERANK_SEARCH_WEIGHT.
+   */
+  searchOrderWeight?: number;
 }
+
+/** Rank constant of the fusion of the lexical and the search order (as in search's RRF). */
+const ORDER_FUSION_K = 60;
 
 /**
  * Deterministic lexical reranker for the local provider. BM25 scores a chunk by its terms wherever
@@ -16,13 +24,21 @@ export interface LocalRerankerOptions {
  * bonus when the window holds the kind of answer asked for (a command, a number, a definition),
  * and a penalty for index-like text. Measured on the dev corpus: hit@5 0.83-0.86 -> 0.89-0.90
  * (docs/evaluation.md).
+ *
+ * The lexical order is then fused with the order search gave the candidates (reciprocal rank
+ * fusion, `searchOrderWeight`): the lexical scorer knows nothing of meaning, and without the
+ * search order a page close in words but not in meaning could overtake the one hybrid search put
+ * first (docs/decisions.md, "Convex fusion").
  */
 export class LocalReranker implements Reranker {
   readonly model = LOCAL_MODELS.reranker;
   private readonly window: number;
+  private readonly searchOrderWeight: number;
 
   constructor(o: LocalRerankerOptions = {}) {
     this.window = o.window ?? 30;
+    this.searchOrderWeight = o.searchOrderWeight ?? 1;
+    if (!(this.searchOrderWeight >= 0)) throw new RangeError('searchOrderWeight must be a number >= 0');
   }
 
   async rerank(input: RerankInput): Promise<RerankResult> {
@@ -77,6 +93,15 @@ export class LocalReranker implements Reranker {
       return { index, score };
     });
     scored.sort((a, b) => b.score - a.score || a.index - b.index);
+    if (this.searchOrderWeight > 0) {
+      // `index` is the search rank (documents come in search order), the position the lexical one
+      const fused = (lexicalRank: number, searchRank: number) =>
+        1 / (ORDER_FUSION_K + lexicalRank) + this.searchOrderWeight / (ORDER_FUSION_K + searchRank);
+      const lexicalRank = new Map(scored.map((s, i) => [s.index, i + 1]));
+      for (const s of scored) s.score = fused(lexicalRank.get(s.index)!, s.index + 1);
+      // a tie (first in one order, as far down in the other) goes to the lexical order
+      scored.sort((a, b) => b.score - a.score || lexicalRank.get(a.index)! - lexicalRank.get(b.index)!);
+    }
     const top = scored[0]?.score || 1;
     return {
       results: scored.slice(0, input.topN).map((s) => ({ index: s.index, score: s.score / top })),

@@ -219,7 +219,8 @@ describe('LocalReranker', () => {
       'The paper has a margin. Much later, after a long discussion of fonts, colours, tables and many other topics that fill the page, the edge is mentioned once and 2cm appears in a table.',
       'To set a margin of 2cm from each edge of the paper, use \\usepackage[margin=2cm]{geometry}.',
     ];
-    const r = await new LocalReranker().rerank({
+    // the lexical order alone (the search order would fuse in with the default weight)
+    const r = await new LocalReranker({ searchOrderWeight: 0 }).rerank({
       query: 'set margin 2cm each edge paper',
       documents: docs,
       topN: 3,
@@ -227,5 +228,27 @@ describe('LocalReranker', () => {
     expect(r.results[0]).toEqual({ index: 2, score: 1 });
     expect(r.results.map((x) => x.index)).toEqual([2, 1, 0]);
     expect(r.call).toMatchObject({ model: 'local-reranker', outputTokens: 0 });
+  });
+
+  it('fuses the lexical order with the search order, ties going to the lexical one', async () => {
+    // search order: index-like page, a page far from the terms, the close page, then a miss
+    const docs = [
+      'Index: margin, 12 page, 30 geometry, 41 paper, 7 edge, 8 layout, 9 options, 10 2cm, 11',
+      'The paper has a margin. Much later, after a long discussion of fonts, colours, tables and many other topics that fill the page, the edge is mentioned once and 2cm appears in a table.',
+      'To set a margin of 2cm from each edge of the paper, use \\usepackage[margin=2cm]{geometry}.',
+      'Fonts and colours of tables.',
+    ];
+    const query = { query: 'set margin 2cm each edge paper', documents: docs, topN: 4 };
+    const lexical = await new LocalReranker({ searchOrderWeight: 0 }).rerank(query);
+    expect(lexical.results.map((x) => x.index)).toEqual([2, 1, 0, 3]);
+    // equal weights: 2 (lexical 1st, search 3rd) and 0 (lexical 3rd, search 1st) tie, lexical first;
+    // 1 is second in both, and 2 + 2 ranks fuse lower than 1 + 3 (1/61 + 1/63 > 2/62)
+    const fused = await new LocalReranker().rerank(query);
+    expect(fused.results.map((x) => x.index)).toEqual([2, 0, 1, 3]);
+    expect(fused.results[0].score).toBe(1);
+    // the search order weighing more puts search's first first
+    const searchFirst = await new LocalReranker({ searchOrderWeight: 3 }).rerank(query);
+    expect(searchFirst.results.map((x) => x.index)).toEqual([0, 1, 2, 3]);
+    expect(() => new LocalReranker({ searchOrderWeight: -1 })).toThrow(RangeError);
   });
 });
