@@ -50,8 +50,12 @@ export function composeSeveral(
   const all = [...bestOf.values()];
   const documents = all.filter((d) => d.score > 0);
   if (documents.length === 0 || all.length < 2) return undefined;
+  // A document with a sentence saying the asked field is `No` does not have it, whatever else it
+  // says or its context names: it is never listed.
+  const denying = new Set(ranked.filter((c) => judge.denies(c)).map((c) => c.passage.fileName));
+  const stating = documents.filter((d) => !denying.has(d.passage.fileName));
   const maxNamed = Math.max(...documents.map((d) => d.named));
-  const named = documents.filter((d) => maxNamed > 0 && d.named >= o.namedShare * maxNamed);
+  const named = stating.filter((d) => maxNamed > 0 && d.named >= o.namedShare * maxNamed);
   let picked: Candidate[];
   if (scope === 'compare') {
     // The two documents that together hold most of what the question names: each names its own
@@ -69,15 +73,12 @@ export function composeSeveral(
         }
       }
     }
-  } else if (named.length >= 2 && named.length < documents.length) {
+  } else if (named.length >= 2 && named.length < stating.length) {
     picked = named.slice(0, o.maxDocuments);
   } else {
     // Which documents have the asked property is a matter of what their sentences say, not of the
     // priors that pick the one best sentence (rank, prose, length): a form line `Amateur Built: Yes`
-    // says as much as a narrative sentence, and a document with a sentence saying the asked field
-    // is `No` does not have it, whatever else it says.
-    const denying = new Set(ranked.filter((c) => judge.denies(c)).map((c) => c.passage.fileName));
-    const stating = documents.filter((d) => !denying.has(d.passage.fileName));
+    // says as much as a narrative sentence.
     const most = Math.max(0, ...stating.map((d) => judge.says(d)));
     picked = stating.filter((d) => most > 0 && judge.says(d) >= o.listShare * most).slice(0, o.maxDocuments);
   }

@@ -1,0 +1,47 @@
+import type { Candidate } from './local.generator';
+import { composeSeveral, SentenceJudge } from './multi-document';
+
+/** One document's best sentence: `named` is how much of the question its context holds. */
+const candidate = (n: number, text: string, named: number, score = 1): Candidate => ({
+  passage: { n, fileName: `report-${n}.pdf`, pageNumber: '2', text },
+  rank: n,
+  index: 0,
+  text,
+  stems: [],
+  context: new Set(),
+  named,
+  score,
+});
+
+// a sentence says as much of the question as it has words of it; `No` after the field denies it
+const judge: SentenceJudge = {
+  covers: () => 0,
+  says: (c) => (/amateur built/i.test(c.text) ? 2 : 0),
+  denies: (c) => /amateur built: no/i.test(c.text),
+};
+
+const cited = (answer: string | undefined) =>
+  [...(answer ?? '').matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+
+describe('composeSeveral: list answers', () => {
+  it('never lists a document whose form denies the asked field, even when its context names the question most', () => {
+    const ranked = [
+      // the two documents whose context holds most of the question both say `No`
+      candidate(1, 'Year of Manufacture: Amateur Built: No', 3),
+      candidate(2, 'Year of Manufacture: Amateur Built: No', 3),
+      candidate(3, 'Year of Manufacture: Amateur Built: Yes', 1),
+      candidate(4, 'The pilot of an amateur built airplane noticed a vibration.', 1),
+      candidate(5, 'The airplane landed long.', 1, 0.5),
+    ];
+    expect(cited(composeSeveral('list', ranked, 400, judge))).toEqual([3, 4]);
+  });
+
+  it('lists the documents the question names clearly more than the others', () => {
+    const ranked = [
+      candidate(1, 'Date & Time: 12/08/2007 Amateur Built: Yes', 3),
+      candidate(2, 'Date & Time: 12/08/2007', 3),
+      candidate(3, 'Date & Time: 11/30/2007 Amateur Built: Yes', 1),
+    ];
+    expect(cited(composeSeveral('list', ranked, 400, judge))).toEqual([1, 2]);
+  });
+});
