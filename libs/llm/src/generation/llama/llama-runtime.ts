@@ -135,8 +135,11 @@ export class LlamaRuntime {
       return await this.queue.run(async () => {
         if (combined.aborted) throw combined.reason;
         const m = await this.load();
-        // Each call starts from an empty sequence: answers never see another request's tokens.
-        await m.sequence.clearHistory();
+        // The sequence keeps the previous call's tokens: node-llama-cpp's chat evaluation keeps only
+        // the leading tokens the new prompt shares with them (the instructions of the same kind of
+        // call) and erases the rest before evaluating (`adaptStateToTokens(tokens, false)`: no
+        // context shift). A kept token's state depends on the tokens before it alone, so an answer
+        // never sees another request's tokens, and the shared instructions are not evaluated again.
         return await job(m, combined);
       }, combined);
     } catch (err) {

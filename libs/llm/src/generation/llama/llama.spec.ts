@@ -252,6 +252,41 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
     for (let i = 1; i < spans.length; i++) expect(spans[i][0]).toBeGreaterThanOrEqual(spans[i - 1][1]);
   });
 
+  it("keeps the previous call's shared instructions, never its passages: an answer is the one a fresh sequence gives", async () => {
+    const other = {
+      question: 'What colour is the reservoir tower?',
+      query: 'reservoir tower colour',
+      history: [],
+      passages: [
+        { n: 1, fileName: 'tower.pdf', pageNumber: '9', text: 'The reservoir tower is painted green.' },
+      ],
+    };
+    const asked = {
+      question: 'When did the South Plant open?',
+      query: 'South Plant open',
+      history: [],
+      passages,
+    };
+    await collect(generator({ maxTokens: 30 }).generate(other));
+    const after = await collect(generator({ maxTokens: 30 }).generate(asked));
+    // the same question again: its whole prompt is already in the sequence
+    const again = await collect(generator({ maxTokens: 30 }).generate(asked));
+    const fresh = new LlamaRuntime(options());
+    try {
+      const alone = await collect(
+        new LlamaGenerator(fresh, { promptTokenBudget: 1500, maxAnswerTokens: 30 }).generate(asked),
+      );
+      expect(after.answer).toBe(alone.answer);
+      expect(again.answer).toBe(alone.answer);
+      expect(after.answer).not.toMatch(/green|tower/i);
+      // the instructions (system prompt and chat template) were not evaluated again
+      expect(after.calls[0].inputTokens).toBeLessThan(alone.calls[0].inputTokens - 20);
+      expect(again.calls[0].inputTokens).toBeLessThan(after.calls[0].inputTokens);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('stops generating when the caller aborts, and the next call still answers', async () => {
     const abort = new AbortController();
     const events = generator({ maxTokens: 400 }).generate({
