@@ -6,7 +6,7 @@
  * EVAL_ENGINE=elasticsearch for the other engine. Prints a table per corpus and half. */
 import '../rag/env';
 import { EMBEDDER, Embedder, LocalReranker, LocalRewriter } from '@docqa/llm';
-import { evaluateKeywordRouting, reciprocalRankFusion, SearchHit, SearchQuery } from '@docqa/search';
+import { evaluateKeywordRouting, SearchHit, SearchQuery } from '@docqa/search';
 import { searchIndexOf } from '../../test/support/seed';
 import { CORPORA, Engine, loadQa, startHarness } from '../rag/harness';
 import { goldSources, isHeldOut, itemClass } from './scoring';
@@ -16,7 +16,7 @@ interface Variant {
   search?: Partial<SearchQuery>;
   /** none: the search order; text: local reranker on chunk text (before); context: with context. */
   rerank?: 'none' | 'text' | 'context' | 'terms';
-  /** Fuse the reranker's order with the search order (RRF, this weight for the search order). */
+  /** The reranker's weight of the search order (LocalReranker searchOrderWeight; default 0 here). */
   keepSearchOrder?: number;
   /** Candidates fetched for the reranker (default 24) and kept (default 8). */
   depth?: number;
@@ -54,8 +54,6 @@ async function main() {
     const index = searchIndexOf(h.app);
     const embedder = h.app.api.app.get<Embedder>(EMBEDDER);
     const rewriter = new LocalRewriter();
-    // the lexical order alone: `keepSearchOrder` fuses the search order in per variant
-    const reranker = new LocalReranker({ searchOrderWeight: 0 });
     for (const corpus of corpora) {
       const items = loadQa(corpus.dir).filter((i) => itemClass(i) !== 'unanswerable');
       const queries = await Promise.all(
@@ -88,21 +86,15 @@ async function main() {
             ...(v.search ?? {}),
           });
           if (v.rerank !== 'none') {
-            const r = await reranker.rerank({
+            // the product's reranker, fusing the search order in with this variant's weight
+            const r = await new LocalReranker({ searchOrderWeight: v.keepSearchOrder ?? 0 }).rerank({
               query,
               documents: hits.map((x) =>
                 v.rerank === 'text' ? x.chunk.text : rerankText(x.chunk, v.rerank === 'terms'),
               ),
-              topN: v.keepSearchOrder ? hits.length : (v.keep ?? 8),
+              topN: v.keep ?? 8,
             });
-            const reranked = r.results.map((x) => hits[x.index]);
-            hits = v.keepSearchOrder
-              ? reciprocalRankFusion(
-                  [{ items: reranked }, { items: hits, weight: v.keepSearchOrder }],
-                  (x) => x.chunk.id,
-                ).map((f) => f.item)
-              : reranked;
-            hits = hits.slice(0, v.keep ?? 8);
+            hits = r.results.map((x) => hits[x.index]);
           }
           const gold = goldSources(item);
           const top = (n: number) => hits.slice(0, n);
