@@ -278,6 +278,17 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     expect(hybrid[0].chunk.text).toContain('heightrounded');
   });
 
+  it('ranks the exact word form above a chunk that only shares its stem, on BM25', async () => {
+    // "running" and "runs" stem alike: only the plain (unstemmed) text tells them apart. Both chunks
+    // have the same length and the same other words, so without it they would tie.
+    const exact = 'Trail running shoes need a firm heel and a grippy sole.';
+    const stem = 'Trail runs shoes need a firm heel and a grippy sole.';
+    await index.upsert([chunk({ docSetName: 'forms', text: stem }), chunk({ docSetName: 'forms', text: exact })]);
+    const hits = await index.search(query({ docSetNames: ['forms'], text: 'running shoes', mode: 'bm25' }));
+    expect(hits.map((h) => h.chunk.text)).toEqual([exact, stem]);
+    expect(hits[0].score).toBeGreaterThan(hits[1].score);
+  });
+
   it('finds a misspelled query through the vector leg', async () => {
     const text = 'Replicated Mnesia tables survive node failures through transactions.';
     await index.upsert([

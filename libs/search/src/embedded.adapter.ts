@@ -15,7 +15,7 @@ import {
   withFusionMethod,
   storedAccountId,
 } from './fusion';
-import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
+import { EMBEDDED_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
 import { configureLanceRuntime } from './lance-runtime';
 import { PartialIndexingError, searchTimedOut } from './search.errors';
 import {
@@ -60,6 +60,8 @@ interface Row extends Record<string, unknown> {
   source_id: string;
   chunk_index: number;
   text: string;
+  /** The chunk text again, indexed without stemming or stop words (ES's `text.plain`). */
+  text_plain: string;
   doc_title: string;
   doc_terms: string;
   section: string;
@@ -88,8 +90,8 @@ const COLUMNS = [
   'section',
 ];
 
-/** Columns with a full-text index: the chunk text and the document context fields. */
-const FTS_COLUMNS = ['text', 'section', 'doc_title', 'doc_terms'] as const;
+/** Columns with a full-text index: the chunk text (stemmed and plain) and the document context fields. */
+const FTS_COLUMNS = ['text', 'text_plain', 'section', 'doc_title', 'doc_terms'] as const;
 
 // Before the engine's compute pool exists (it is sized once, on first use): a one-thread pool
 // deadlocks the full-text index builder (lance-runtime.ts).
@@ -118,6 +120,7 @@ function schema(dimensions: number): Schema {
     s('source_id'),
     new Field('chunk_index', new Int32(), false),
     s('text'),
+    s('text_plain'),
     s('doc_title'),
     s('doc_terms'),
     s('section'),
@@ -141,6 +144,15 @@ const FTS_OPTIONS = {
   asciiFolding: true,
   maxTokenLength: 64,
 };
+
+/**
+ * The plain column's analysis, comparable to Elasticsearch's `standard` analyser of `text.plain`:
+ * exact word forms, stop words kept.
+ */
+const FTS_PLAIN_OPTIONS = { ...FTS_OPTIONS, stem: false, removeStopWords: false };
+
+/** The plain column's weight beside the stemmed text (Elasticsearch's `text.plain^0.5`). */
+const PLAIN_TEXT_BOOST = 0.5;
 
 /**
  * One row the read probe of `health` searches for, so the probe runs the real search path (the
@@ -201,7 +213,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       this.log.warn(
         `LANCE_CPU_THREADS=${LANCE_RUNTIME.threads}: the full-text index builder can deadlock with fewer than 2 compute threads; unset it or raise it`,
       );
-    this.tableName = versionedIndexName('chunks', o.space).replace(/\./g, '-');
+    this.tableName = versionedIndexName('chunks', o.space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-');
   }
 
   private open(): Promise<lancedb.Table> {
@@ -228,11 +240,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   /**
    * Layout upgrade: chunks of a table of an older layout with the same embedding space are copied
-   * in (fields the old layout lacks are empty until the document is re-indexed), then the old
+   * in (context fields the old layout lacks are empty until the document is re-indexed; the plain
+   * text is the text), then the old
    * table is dropped. Rows already in the new table win, so an interrupted copy is simply redone.
    */
   private async copyOlderLayouts(db: lancedb.Connection, t: lancedb.Table): Promise<void> {
-    for (let v = 1; v < INDEX_LAYOUT_VERSION; v++) {
+    for (let v = 1; v < EMBEDDED_LAYOUT_VERSION; v++) {
       const old = versionedIndexName('chunks', this.o.space, v).replace(/\./g, '-');
       const from = await db.openTable(old).catch(() => undefined);
       if (!from) continue;
@@ -254,7 +267,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /** Full-text indices (text and context columns) and the bitmap indices of the filters. */
   private async createIndices(t: lancedb.Table): Promise<void> {
     for (const c of FTS_COLUMNS)
-      await t.createIndex(c, { config: lancedb.Index.fts(FTS_OPTIONS), replace: true });
+      await t.createIndex(c, {
+        config: lancedb.Index.fts(c === 'text_plain' ? FTS_PLAIN_OPTIONS : FTS_OPTIONS),
+        replace: true,
+      });
     await t.createIndex('account_id', { config: lancedb.Index.bitmap(), replace: true });
     await t.createIndex('doc_set_name', { config: lancedb.Index.bitmap(), replace: true });
     this.ftsReady = true;
@@ -511,7 +527,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (!this.ftsReady) return []; // nothing was ever written
     const b = { ...DEFAULT_FIELD_BOOSTS, ...(q.fieldBoosts ?? {}) };
     const text = contextQueryText(q.text);
-    const boosts = { text: 1, section: b.section, doc_title: b.documentTitle, doc_terms: b.documentTerms };
+    const boosts = {
+      text: 1,
+      text_plain: PLAIN_TEXT_BOOST,
+      section: b.section,
+      doc_title: b.documentTitle,
+      doc_terms: b.documentTerms,
+    };
     // A boolean of per-column matches sums the columns' scores (as Elasticsearch's most_fields);
     // the engine's multi-match keeps only the best column's.
     const query = new lancedb.BooleanQuery(
@@ -582,6 +604,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       source_id: PROBE.accountId,
       chunk_index: 0,
       text: PROBE.text,
+      text_plain: PROBE.text,
       doc_title: '',
       doc_terms: '',
       section: '',
@@ -598,7 +621,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return {
       engine: this.engine,
       indexName: this.tableName,
-      indexVersion: INDEX_LAYOUT_VERSION,
+      indexVersion: EMBEDDED_LAYOUT_VERSION,
       embeddingModel: this.o.space.modelName,
       dimensions: this.o.space.dimensions,
       chunks,
@@ -791,6 +814,7 @@ function toRow(c: ChunkRecord): Row {
     source_id: c.sourceId,
     chunk_index: c.chunkIndex,
     text: c.text,
+    text_plain: c.text,
     doc_title: c.documentTitle ?? '',
     doc_terms: c.documentTerms ?? '',
     section: c.section ?? '',
@@ -812,6 +836,7 @@ function upgradeRow(r: Record<string, unknown>): Row {
     source_id: text('source_id'),
     chunk_index: Number(r.chunk_index),
     text: text('text'),
+    text_plain: text('text'),
     doc_title: text('doc_title'),
     doc_terms: text('doc_terms'),
     section: text('section'),

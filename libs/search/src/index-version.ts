@@ -3,11 +3,19 @@ import type { ChunkRecord } from './search.port';
 import type { ChunkFailure } from './search.errors';
 
 /**
- * Version of the chunk index layout (mapping, analysers, schema). Bump it when the layout changes:
- * the adapters then build a new index and move the data (Elasticsearch: new index + alias swap).
+ * Version of the Elasticsearch chunk index layout (mapping, analysers). Bump it when the layout
+ * changes: the adapter then builds a new index and moves the data (new index + alias swap).
  * 2: document context fields (documentTitle, documentTerms, section), searched and boosted.
  */
 export const INDEX_LAYOUT_VERSION = 2;
+
+/**
+ * Version of the embedded engine's table layout (columns, full-text analysis); a new version is a
+ * new table, into which the older tables' rows are copied on first use (EmbeddedSearchIndex).
+ * 2: document context columns. 3: `text_plain`, the text without stemming (Elasticsearch's
+ * `text.plain`). Its own number, so an embedded-only change never re-indexes Elasticsearch.
+ */
+export const EMBEDDED_LAYOUT_VERSION = 3;
 
 /** `embed-english-v3.0` -> `embed-english-v3-0`: safe in ES index names and table names. */
 export function slug(s: string): string {
