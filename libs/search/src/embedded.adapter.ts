@@ -60,7 +60,7 @@ interface Row extends Record<string, unknown> {
   source_id: string;
   chunk_index: number;
   text: string;
-  /** The chunk text again, indexed without stemming or stop words (ES's `text.plain`). */
+  /** The chunk text again, indexed without stemming (as Elasticsearch's `text.plain`). */
   text_plain: string;
   doc_title: string;
   doc_terms: string;
@@ -146,10 +146,11 @@ const FTS_OPTIONS = {
 };
 
 /**
- * The plain column's analysis, comparable to Elasticsearch's `standard` analyser of `text.plain`:
- * exact word forms, stop words kept.
+ * The plain column's analysis, like Elasticsearch's `standard` analyser of `text.plain` (exact word
+ * forms) except that stop words are dropped: keeping them gave the same hybrid quality on SciFact
+ * and dev and slower hybrid searches (docs/benchmarks/search.md, "The plain text column").
  */
-const FTS_PLAIN_OPTIONS = { ...FTS_OPTIONS, stem: false, removeStopWords: false };
+const FTS_PLAIN_OPTIONS = { ...FTS_OPTIONS, stem: false };
 
 /** The plain column's weight beside the stemmed text (Elasticsearch's `text.plain^0.5`). */
 const PLAIN_TEXT_BOOST = 0.5;
