@@ -15,6 +15,7 @@ export function providerEnv(provider: EvalProvider): Record<string, string> {
   const pass = [
     'LLM_MODEL_PATH',
     'LLM_THREADS',
+    'LLM_FLASH_ATTENTION',
     'LLM_CONTEXT_SIZE',
     'LLM_MAX_ANSWER_TOKENS',
     'LLM_TIMEOUT_MS',

@@ -127,6 +127,7 @@ function answerCache(h: Harness, corpus: Corpus, o: EvalOptions): AnswerCache | 
     provider: o.provider,
     model: o.provider === 'local-llm' ? `${path.basename(model)}:${fs.statSync(model).size}` : model,
     budget: cfg.promptTokenBudget,
+    flashAttention: o.provider === 'local-llm' ? cfg.llmFlashAttention : undefined,
     maxTokens: cfg.llmMaxAnswerTokens,
     code: codeHash(
       ['grounded', 'llama', 'openai'].map((d) =>

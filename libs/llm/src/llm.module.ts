@@ -161,6 +161,7 @@ export function createLlamaRuntime(cfg: AppConfig): LlamaRuntime {
     modelPath: llmModelPath(cfg),
     contextSize: cfg.llmContextSize,
     threads: cfg.llmThreads,
+    flashAttention: cfg.llmFlashAttention,
     timeoutMs: cfg.llmTimeoutMs,
     maxQueue: cfg.llmMaxQueue,
   });

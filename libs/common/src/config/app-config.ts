@@ -72,6 +72,7 @@ export interface AppConfig {
   llmModelPath?: string;
   llmContextSize: number;
   llmThreads?: number;
+  llmFlashAttention: boolean;
   llmMaxAnswerTokens: number;
   llmTimeoutMs: number;
   llmMaxQueue: number;

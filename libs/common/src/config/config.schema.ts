@@ -358,6 +358,13 @@ export const CONFIG_VARIABLES = [
       "CPU threads of the local generative model. Unset: one per CPU core it computes on (node-llama-cpp's own default, twice that, makes its threads spin-wait for each other: many times slower).",
   },
   {
+    name: 'LLM_FLASH_ATTENTION',
+    kind: 'bool',
+    default: 'true',
+    description:
+      "llama.cpp's flash attention in the local generative model: the prompt is read 1.18x faster on 2 cores (1,655 tokens; `node bench/llm/prefill.mjs`), which is most of the time to the first word of an answer (docs/benchmarks/ask.md).",
+  },
+  {
     name: 'LLM_MAX_ANSWER_TOKENS',
     kind: 'int',
     default: '160',

@@ -42,6 +42,8 @@ export interface LlamaRuntimeOptions {
   contextSize: number;
   /** LLM_THREADS; undefined: one per CPU math core (`defaultLlmThreads`). */
   threads?: number;
+  /** LLM_FLASH_ATTENTION (default off here, on through the configuration). */
+  flashAttention?: boolean;
   /** LLM_TIMEOUT_MS: one call, waiting in the queue included. */
   timeoutMs: number;
   /** LLM_MAX_QUEUE: calls that may wait for the context. */
@@ -191,6 +193,7 @@ export class LlamaRuntime {
         contextSize: this.o.contextSize,
         batchSize: 512,
         threads: this.o.threads ?? defaultLlmThreads(llama),
+        flashAttention: this.o.flashAttention ?? false,
       });
       const grammars = new Map<string, Promise<LlamaGrammar>>();
       const handle: LlamaHandle = {

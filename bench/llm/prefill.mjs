@@ -1,0 +1,71 @@
+/* Prompt processing speed of the local generative model on this host, as `../shared/models/README.md`
+ * measured it (prompt of about 1,730 tokens, context 4096, batch 512, 2 threads, free text), with
+ * llama.cpp's flash attention off and on taking turns (docs/benchmarks/ask.md, "Prompt speed"):
+ *   node bench/llm/prefill.mjs [rounds]      (default 3)
+ * LLM_MODEL_PATH names the GGUF (default: the one `npm run models:install -- llm` installs). Each
+ * measurement is a fresh sequence, so nothing of the prompt is reused; 8 tokens are generated. */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { getLlama, LlamaChatSession } from 'node-llama-cpp';
+
+const modelPath =
+  process.env.LLM_MODEL_PATH ??
+  path.join(
+    process.env.DOCQA_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'docqa'),
+    'models',
+    'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf',
+  );
+const rounds = Number(process.argv[2] ?? 3);
+const llama = await getLlama({ gpu: false, build: 'never' });
+const model = await llama.loadModel({ modelPath, gpuLayers: 0 });
+const para =
+  'The pilot reported that during the landing roll the airplane veered to the left and struck a runway light. ' +
+  'The pilot held a private pilot certificate with 320 hours total flight time, of which 45 hours were in the ' +
+  'accident airplane make and model. Weather at the time of the accident was visual meteorological conditions ' +
+  'with wind from 270 degrees at 12 knots. The airplane sustained substantial damage to the left wing. ';
+const passages = Array.from({ length: 9 }, (_, i) => `[${i + 1}] ${para.repeat(2)}`).join('\n\n');
+const user = `Passages:\n${passages}\n\nQuestion: How many hours of total flight time did the pilot have?`;
+const promptTokens = model.tokenize(user).length;
+console.log(
+  `model ${path.basename(modelPath)}, ${os.cpus()[0]?.model ?? 'cpu'} x ${os.cpus().length}, ` +
+    `threads ${llama.cpuMathCores}, prompt ${promptTokens} tokens, load ${os.loadavg()[0].toFixed(2)}`,
+);
+const results = { off: [], on: [] };
+for (let r = 0; r < rounds; r++) {
+  for (const fa of r % 2 === 0 ? ['off', 'on'] : ['on', 'off']) {
+    const context = await model.createContext({
+      contextSize: 4096,
+      batchSize: 512,
+      threads: llama.cpuMathCores,
+      flashAttention: fa === 'on',
+    });
+    const session = new LlamaChatSession({
+      contextSequence: context.getSequence(),
+      systemPrompt: 'Answer from the passages.',
+    });
+    const t0 = performance.now();
+    let first = 0;
+    await session.prompt(user, {
+      maxTokens: 8,
+      temperature: 0,
+      onTextChunk: () => {
+        first ||= performance.now();
+      },
+    });
+    const ttft = (first - t0) / 1000;
+    results[fa].push(ttft);
+    console.log(
+      `round ${r + 1} flash attention ${fa}: first token ${ttft.toFixed(2)} s, ` +
+        `${(promptTokens / ttft).toFixed(0)} prompt tokens/s, load ${os.loadavg()[0].toFixed(2)}`,
+    );
+    session.dispose();
+    await context.dispose();
+  }
+}
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+console.log(
+  `mean first token: off ${mean(results.off).toFixed(2)} s (${(promptTokens / mean(results.off)).toFixed(0)} tok/s), ` +
+    `on ${mean(results.on).toFixed(2)} s (${(promptTokens / mean(results.on)).toFixed(0)} tok/s); ` +
+    `off / on ${(mean(results.off) / mean(results.on)).toFixed(2)}`,
+);
+process.exit(0);
