@@ -6,6 +6,7 @@
  * measurement is a fresh sequence, so nothing of the prompt is reused; 8 tokens are generated. */
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { getLlama, LlamaChatSession } from 'node-llama-cpp';
 
 const modelPath =

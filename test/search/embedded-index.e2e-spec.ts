@@ -80,11 +80,15 @@ describe('EmbeddedSearchIndex', () => {
         }),
       ]);
       expect(hits[0]).toMatchObject({ bm25Rank: 1, vectorRank: 1 });
-      expect((await index.stats()).indexName).toBe(versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION));
+      expect((await index.stats()).indexName).toBe(
+        versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION),
+      );
       const reopened = await lancedb.connect(dir);
       await expect(reopened.openTable(oldName)).rejects.toThrow();
       // layout 3's unstemmed copy of the text is filled from the old row's text
-      const t = await reopened.openTable(versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-'));
+      const t = await reopened.openTable(
+        versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-'),
+      );
       expect(await t.query().where(`id = 'doc-1:0'`).select(['text_plain']).toArray()).toEqual([
         expect.objectContaining({ text_plain: text }),
       ]);
@@ -108,7 +112,9 @@ describe('EmbeddedSearchIndex', () => {
         index.upsert([chunk('b', 0, 'second version of b'), chunk('b', 1, 'second chunk of b')]),
       ]);
       const db = await lancedb.connect(dir);
-      const t = await db.openTable(versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-'));
+      const t = await db.openTable(
+        versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-'),
+      );
       const rows = (await t.query().where(`doc_set_name = 'mix'`).select(['id', 'text']).toArray()) as Array<{
         id: string;
         text: string;
@@ -145,7 +151,9 @@ describe('EmbeddedSearchIndex', () => {
       }
       const fragmentsNow = async () => {
         const db = await lancedb.connect(dir);
-        const t = await db.openTable(versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-'));
+        const t = await db.openTable(
+          versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-'),
+        );
         try {
           return (await t.stats()).fragmentStats.numFragments;
         } finally {
@@ -173,7 +181,9 @@ describe('EmbeddedSearchIndex', () => {
       chunkRecord(5, 'settle', `s${i}`, 0, `settled document ${i} about lighthouses`);
     const unindexedTextRows = async () => {
       const db = await lancedb.connect(dir);
-      const t = await db.openTable(versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-'));
+      const t = await db.openTable(
+        versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-'),
+      );
       try {
         const name = (await t.listIndices()).find(
           (i) => i.columns.includes('text') && i.indexType === 'FTS',

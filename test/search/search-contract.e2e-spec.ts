@@ -283,7 +283,10 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     // have the same length and the same other words, so without it they would tie.
     const exact = 'Trail running shoes need a firm heel and a grippy sole.';
     const stem = 'Trail runs shoes need a firm heel and a grippy sole.';
-    await index.upsert([chunk({ docSetName: 'forms', text: stem }), chunk({ docSetName: 'forms', text: exact })]);
+    await index.upsert([
+      chunk({ docSetName: 'forms', text: stem }),
+      chunk({ docSetName: 'forms', text: exact }),
+    ]);
     const hits = await index.search(query({ docSetNames: ['forms'], text: 'running shoes', mode: 'bm25' }));
     expect(hits.map((h) => h.chunk.text)).toEqual([exact, stem]);
     expect(hits[0].score).toBeGreaterThan(hits[1].score);

@@ -377,12 +377,12 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
   it('computes with flash attention when LLM_FLASH_ATTENTION is on, and still answers with cited sentences', async () => {
     const withFlash = new LlamaRuntime(options({ flashAttention: true }));
     try {
-      expect(await withFlash.run('Flash attention probe', undefined, async (m) => m.context.flashAttention)).toBe(
-        true,
-      );
-      expect(await runtime.run('Flash attention probe', undefined, async (m) => m.context.flashAttention)).toBe(
-        false,
-      );
+      expect(
+        await withFlash.run('Flash attention probe', undefined, async (m) => m.context.flashAttention),
+      ).toBe(true);
+      expect(
+        await runtime.run('Flash attention probe', undefined, async (m) => m.context.flashAttention),
+      ).toBe(false);
       const r = await collect(
         new LlamaGenerator(withFlash, { promptTokenBudget: 1500, maxAnswerTokens: 60 }).generate({
           question: 'When did the South Plant open?',
