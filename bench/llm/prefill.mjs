@@ -8,24 +8,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getLlama, LlamaChatSession } from 'node-llama-cpp';
+import { modelPath, passagesPrompt, REPORT_PARAGRAPH } from './prompt.mjs';
 
-const modelPath =
-  process.env.LLM_MODEL_PATH ??
-  path.join(
-    process.env.DOCQA_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'docqa'),
-    'models',
-    'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf',
-  );
 const rounds = Number(process.argv[2] ?? 3);
 const llama = await getLlama({ gpu: false, build: 'never' });
 const model = await llama.loadModel({ modelPath, gpuLayers: 0 });
-const para =
-  'The pilot reported that during the landing roll the airplane veered to the left and struck a runway light. ' +
-  'The pilot held a private pilot certificate with 320 hours total flight time, of which 45 hours were in the ' +
-  'accident airplane make and model. Weather at the time of the accident was visual meteorological conditions ' +
-  'with wind from 270 degrees at 12 knots. The airplane sustained substantial damage to the left wing. ';
-const passages = Array.from({ length: 9 }, (_, i) => `[${i + 1}] ${para.repeat(2)}`).join('\n\n');
-const user = `Passages:\n${passages}\n\nQuestion: How many hours of total flight time did the pilot have?`;
+// 9 longer passages: about 1,650 tokens, the size the models README measured
+const user = passagesPrompt(
+  9,
+  `${REPORT_PARAGRAPH}The airplane sustained substantial damage to the left wing. `,
+);
 const promptTokens = model.tokenize(user).length;
 console.log(
   `model ${path.basename(modelPath)}, ${os.cpus()[0]?.model ?? 'cpu'} x ${os.cpus().length}, ` +

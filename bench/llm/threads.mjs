@@ -3,27 +3,14 @@
  *   node bench/llm/threads.mjs [threads,...]    e.g. `node bench/llm/threads.mjs 2,4` (default: 1,2,4)
  * LLM_MODEL_PATH names the GGUF (default: the one `npm run models:install -- llm` installs). The
  * prompt is about 1,000 tokens of form-like passages and a question; 12 tokens are generated. */
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { getLlama, LlamaChatSession } from 'node-llama-cpp';
+import { modelPath, passagesPrompt } from './prompt.mjs';
 
-const modelPath =
-  process.env.LLM_MODEL_PATH ??
-  path.join(
-    process.env.DOCQA_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'docqa'),
-    'models',
-    'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf',
-  );
 const counts = (process.argv[2] ?? '1,2,4').split(',').map(Number);
 const llama = await getLlama({ gpu: false, build: 'never' });
 const model = await llama.loadModel({ modelPath, gpuLayers: 0 });
-const para =
-  'The pilot reported that during the landing roll the airplane veered to the left and struck a runway light. ' +
-  'The pilot held a private pilot certificate with 320 hours total flight time, of which 45 hours were in the ' +
-  'accident airplane make and model. Weather at the time of the accident was visual meteorological conditions ' +
-  'with wind from 270 degrees at 12 knots. ';
-const passages = Array.from({ length: 6 }, (_, i) => `[${i + 1}] ${para.repeat(2)}`).join('\n\n');
-const user = `Passages:\n${passages}\n\nQuestion: How many hours of total flight time did the pilot have?`;
+const user = passagesPrompt(6);
 console.log(
   `model ${path.basename(modelPath)}, cpuMathCores ${llama.cpuMathCores}, node-llama-cpp default threads ${llama.maxThreads}, prompt ${model.tokenize(user).length} tokens`,
 );
