@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LocalHashingEmbedder } from '@docqa/llm';
-import { EmbeddedSearchIndex, EMBEDDED_LAYOUT_VERSION, versionedIndexName } from '@docqa/search';
+import { EmbeddedSearchIndex, embeddedTableName } from '@docqa/search';
 
 /** Embedded-engine specifics: the layout upgrade from an older table of the same embedding space. */
 describe('EmbeddedSearchIndex', () => {
@@ -37,7 +37,7 @@ describe('EmbeddedSearchIndex', () => {
   });
 
   it('copies the chunks of an older layout table into the new one, then drops the old table', async () => {
-    const oldName = versionedIndexName('chunks', space, 1);
+    const oldName = embeddedTableName(space, 1);
     const db = await lancedb.connect(dir);
     const text = 'Layout one chunk about sextants and astrolabes';
     // the columns of layout 1: no document context fields; the account id stored as a string
@@ -80,15 +80,11 @@ describe('EmbeddedSearchIndex', () => {
         }),
       ]);
       expect(hits[0]).toMatchObject({ bm25Rank: 1, vectorRank: 1 });
-      expect((await index.stats()).indexName).toBe(
-        versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION),
-      );
+      expect((await index.stats()).indexName).toBe(embeddedTableName(space));
       const reopened = await lancedb.connect(dir);
       await expect(reopened.openTable(oldName)).rejects.toThrow();
       // layout 3's unstemmed copy of the text is filled from the old row's text
-      const t = await reopened.openTable(
-        versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-'),
-      );
+      const t = await reopened.openTable(embeddedTableName(space));
       expect(await t.query().where(`id = 'doc-1:0'`).select(['text_plain']).toArray()).toEqual([
         expect.objectContaining({ text_plain: text }),
       ]);
@@ -112,9 +108,7 @@ describe('EmbeddedSearchIndex', () => {
         index.upsert([chunk('b', 0, 'second version of b'), chunk('b', 1, 'second chunk of b')]),
       ]);
       const db = await lancedb.connect(dir);
-      const t = await db.openTable(
-        versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-'),
-      );
+      const t = await db.openTable(embeddedTableName(space));
       const rows = (await t.query().where(`doc_set_name = 'mix'`).select(['id', 'text']).toArray()) as Array<{
         id: string;
         text: string;
@@ -151,9 +145,7 @@ describe('EmbeddedSearchIndex', () => {
       }
       const fragmentsNow = async () => {
         const db = await lancedb.connect(dir);
-        const t = await db.openTable(
-          versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-'),
-        );
+        const t = await db.openTable(embeddedTableName(space));
         try {
           return (await t.stats()).fragmentStats.numFragments;
         } finally {
@@ -181,9 +173,7 @@ describe('EmbeddedSearchIndex', () => {
       chunkRecord(5, 'settle', `s${i}`, 0, `settled document ${i} about lighthouses`);
     const unindexedTextRows = async () => {
       const db = await lancedb.connect(dir);
-      const t = await db.openTable(
-        versionedIndexName('chunks', space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-'),
-      );
+      const t = await db.openTable(embeddedTableName(space));
       try {
         const name = (await t.listIndices()).find(
           (i) => i.columns.includes('text') && i.indexType === 'FTS',

@@ -15,7 +15,7 @@ import {
   withFusionMethod,
   storedAccountId,
 } from './fusion';
-import { EMBEDDED_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
+import { EMBEDDED_LAYOUT_VERSION, embeddedTableName, partitionChunks } from './index-version';
 import { configureLanceRuntime } from './lance-runtime';
 import { PartialIndexingError, searchTimedOut } from './search.errors';
 import {
@@ -90,9 +90,6 @@ const COLUMNS = [
   'section',
 ];
 
-/** Columns with a full-text index: the chunk text (stemmed and plain) and the document context fields. */
-const FTS_COLUMNS = ['text', 'text_plain', 'section', 'doc_title', 'doc_terms'] as const;
-
 // Before the engine's compute pool exists (it is sized once, on first use): a one-thread pool
 // deadlocks the full-text index builder (lance-runtime.ts).
 const LANCE_RUNTIME = configureLanceRuntime();
@@ -146,11 +143,21 @@ const FTS_OPTIONS = {
 };
 
 /**
- * The plain column's analysis, like Elasticsearch's `standard` analyser of `text.plain` (exact word
- * forms) except that stop words are dropped: keeping them gave the same hybrid quality on SciFact
- * and dev and slower hybrid searches (docs/benchmarks/search.md, "The plain text column").
+ * Columns with a full-text index and their analysis: the chunk text, stemmed and plain, and the
+ * document context fields. The plain column is like Elasticsearch's `standard` analyser of
+ * `text.plain` (exact word forms) except that stop words are dropped: keeping them gave the same
+ * hybrid quality on SciFact and dev and slower hybrid searches (docs/benchmarks/search.md, "The
+ * plain text column").
  */
-const FTS_PLAIN_OPTIONS = { ...FTS_OPTIONS, stem: false };
+const FTS_COLUMN_OPTIONS = {
+  text: FTS_OPTIONS,
+  text_plain: { ...FTS_OPTIONS, stem: false },
+  section: FTS_OPTIONS,
+  doc_title: FTS_OPTIONS,
+  doc_terms: FTS_OPTIONS,
+};
+type FtsColumn = keyof typeof FTS_COLUMN_OPTIONS;
+const FTS_COLUMNS = Object.keys(FTS_COLUMN_OPTIONS) as FtsColumn[];
 
 /** The plain column's weight beside the stemmed text (Elasticsearch's `text.plain^0.5`). */
 const PLAIN_TEXT_BOOST = 0.5;
@@ -214,7 +221,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       this.log.warn(
         `LANCE_CPU_THREADS=${LANCE_RUNTIME.threads}: the full-text index builder can deadlock with fewer than 2 compute threads; unset it or raise it`,
       );
-    this.tableName = versionedIndexName('chunks', o.space, EMBEDDED_LAYOUT_VERSION).replace(/\./g, '-');
+    this.tableName = embeddedTableName(o.space);
   }
 
   private open(): Promise<lancedb.Table> {
@@ -242,12 +249,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /**
    * Layout upgrade: chunks of a table of an older layout with the same embedding space are copied
    * in (context fields the old layout lacks are empty until the document is re-indexed; the plain
-   * text is the text), then the old
-   * table is dropped. Rows already in the new table win, so an interrupted copy is simply redone.
+   * text is the text), then the old table is dropped. Rows already in the new table win, so an interrupted copy is simply redone.
    */
   private async copyOlderLayouts(db: lancedb.Connection, t: lancedb.Table): Promise<void> {
     for (let v = 1; v < EMBEDDED_LAYOUT_VERSION; v++) {
-      const old = versionedIndexName('chunks', this.o.space, v).replace(/\./g, '-');
+      const old = embeddedTableName(this.o.space, v);
       const from = await db.openTable(old).catch(() => undefined);
       if (!from) continue;
       this.log.log(`copying chunks from ${old} to ${this.tableName}`);
@@ -268,10 +274,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /** Full-text indices (text and context columns) and the bitmap indices of the filters. */
   private async createIndices(t: lancedb.Table): Promise<void> {
     for (const c of FTS_COLUMNS)
-      await t.createIndex(c, {
-        config: lancedb.Index.fts(c === 'text_plain' ? FTS_PLAIN_OPTIONS : FTS_OPTIONS),
-        replace: true,
-      });
+      await t.createIndex(c, { config: lancedb.Index.fts(FTS_COLUMN_OPTIONS[c]), replace: true });
     await t.createIndex('account_id', { config: lancedb.Index.bitmap(), replace: true });
     await t.createIndex('doc_set_name', { config: lancedb.Index.bitmap(), replace: true });
     this.ftsReady = true;
@@ -528,7 +531,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (!this.ftsReady) return []; // nothing was ever written
     const b = { ...DEFAULT_FIELD_BOOSTS, ...(q.fieldBoosts ?? {}) };
     const text = contextQueryText(q.text);
-    const boosts = {
+    const boosts: Record<FtsColumn, number> = {
       text: 1,
       text_plain: PLAIN_TEXT_BOOST,
       section: b.section,

@@ -36,6 +36,11 @@ export function versionedIndexName(
   return `${prefix}-v${version}-${slug(space.modelName)}-${space.dimensions}`;
 }
 
+/** The embedded engine's table of a layout version and embedding space (no dots in table names). */
+export function embeddedTableName(space: EmbeddingSpace, version = EMBEDDED_LAYOUT_VERSION): string {
+  return versionedIndexName('chunks', space, version).replace(/\./g, '-');
+}
+
 const MAX_TEXT_CHARS = 1_000_000;
 const MAX_CONTEXT_CHARS = 10_000;
 

@@ -29,6 +29,14 @@ const passages: Passage[] = [
   },
 ];
 
+/** A question the passages answer, for tests that compare answers to it. */
+const southPlantQuestion = {
+  question: 'When did the South Plant open?',
+  query: 'South Plant open',
+  history: [],
+  passages,
+};
+
 /** Every sentence ends with a marker of a given passage, or the answer is the no-answer text. */
 function expectCitedOrNotFound(answer: string, allowed: number[]) {
   if (answer === NO_ANSWER_TEXT) return;
@@ -261,12 +269,7 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
         { n: 1, fileName: 'tower.pdf', pageNumber: '9', text: 'The reservoir tower is painted green.' },
       ],
     };
-    const asked = {
-      question: 'When did the South Plant open?',
-      query: 'South Plant open',
-      history: [],
-      passages,
-    };
+    const asked = southPlantQuestion;
     await collect(generator({ maxTokens: 30 }).generate(other));
     const after = await collect(generator({ maxTokens: 30 }).generate(asked));
     // the same question again: its whole prompt is already in the sequence
@@ -384,12 +387,9 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
         await runtime.run('Flash attention probe', undefined, async (m) => m.context.flashAttention),
       ).toBe(false);
       const r = await collect(
-        new LlamaGenerator(withFlash, { promptTokenBudget: 1500, maxAnswerTokens: 60 }).generate({
-          question: 'When did the South Plant open?',
-          query: 'South Plant open',
-          history: [],
-          passages,
-        }),
+        new LlamaGenerator(withFlash, { promptTokenBudget: 1500, maxAnswerTokens: 60 }).generate(
+          southPlantQuestion,
+        ),
       );
       expect(r.answer.length).toBeGreaterThan(0);
       expectCitedOrNotFound(r.answer, [3, 8]);
