@@ -135,6 +135,42 @@ describe('EmbeddedSearchIndex', () => {
     }
   });
 
+  it('a new instance replaces ids an earlier one stored, and stores a deleted id again once (issue 17: ids are not looked up per write)', async () => {
+    const chunk = (documentId: string, text: string) => chunkRecord(5, 'again', documentId, 0, text);
+    const first = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 60_000 });
+    try {
+      await first.upsert([chunk('a', 'a as the first process wrote it'), chunk('b', 'b before deletion')]);
+    } finally {
+      await first.close();
+    }
+    const second = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 60_000 });
+    try {
+      await second.upsert([chunk('a', 'a rewritten after a restart'), chunk('c', 'c is new')]);
+      expect(await second.deleteByDocument(5, 'b')).toBe(1);
+      await second.upsert([chunk('b', 'b written again after its deletion')]);
+      await second.upsert([chunk('b', 'b written a third time')]);
+      const db = await lancedb.connect(dir);
+      const t = await db.openTable(embeddedTableName(space));
+      const rows = (await t
+        .query()
+        .where(`doc_set_name = 'again'`)
+        .select(['id', 'text'])
+        .toArray()) as Array<{
+        id: string;
+        text: string;
+      }>;
+      t.close();
+      db.close();
+      expect(rows.map((r) => `${r.id}=${r.text}`).sort()).toEqual([
+        'a:0=a rewritten after a restart',
+        'b:0=b written a third time',
+        'c:0=c is new',
+      ]);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('brings the table up to date while writes never go idle: write fragments do not pile up (issue 17)', async () => {
     // maintenance after idle time only would never run in this test
     const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 600_000 });

@@ -1,6 +1,7 @@
 import * as lancedb from '@lancedb/lancedb';
 import { Logger } from '@nestjs/common';
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeadlineExceededError, DeadlineLock, type EmbeddingSpace, withDeadline } from '@docqa/common';
@@ -102,8 +103,6 @@ const MAINTENANCE_EVERY_WRITES = 200;
 const ROWS_PER_MAINTENANCE_WRITE = 100;
 /** settle() keeps index maintenance to at most about 1 / (1 + this) of the time. */
 const SETTLE_DUTY_FACTOR = 4;
-/** Ids per lookup of which rows of a write are already stored (one IN filter). */
-const ID_LOOKUP_BATCH = 500;
 function schema(dimensions: number): Schema {
   const s = (name: string) => new Field(name, new Utf8(), false);
   return new Schema([
@@ -123,6 +122,11 @@ function schema(dimensions: number): Schema {
     s('section'),
     new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
   ]);
+}
+
+/** A chunk id as 48 bits of its SHA-1: the stored-id set holds numbers, not strings (1M ids ~ 30 MB). */
+function idHash(id: string): number {
+  return createHash('sha1').update(id).digest().readUIntBE(0, 6);
 }
 
 /** SQL string literal for the engine's filter language. */
@@ -213,6 +217,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private closed = false;
   /** Rows waiting for the write lock (groupWrite). */
   private readonly upsertQueue: QueuedRows[] = [];
+  /** Hashes of the stored ids (storedIdHashes), once read. */
+  private storedIds?: Set<number>;
 
   constructor(private readonly o: EmbeddedSearchIndexOptions) {
     fs.mkdirSync(o.dir, { recursive: true });
@@ -436,28 +442,42 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /**
    * Writes rows under the write lock, replacing rows with the same id (a retried or resumed write).
    * The engine's merge reads every column of every row of the table to find matches (vectors
-   * included), so a library of small documents paid a whole-table read per write (issue 17);
-   * almost every write is of ids that do not exist yet. The ids are looked up first (a filtered
-   * read of the id column only): rows whose id is not stored are appended, and only the others go
-   * through the merge. Holding the write lock makes the lookup and the write one step: no other
-   * write of this index can come between them.
+   * included), and even a filtered read of the id column costs about 15 ms of CPU per call however
+   * small the table (the engine plans and runs a scan on its thread pool): a library of small
+   * documents paid that per write (issue 17). Rows whose id this instance knows not to be stored
+   * (storedIds) are appended; only the others go through the merge.
    */
   private async insertOrReplace(t: lancedb.Table, rows: Row[]): Promise<void> {
-    const stored = new Set<string>();
-    for (let i = 0; i < rows.length; i += ID_LOOKUP_BATCH) {
-      const ids = rows.slice(i, i + ID_LOOKUP_BATCH).map((r) => sqlString(r.id));
-      const found = (await t
-        .query()
-        .where(`id IN (${ids.join(', ')})`)
-        .select(['id'])
-        .toArray()) as Array<{ id: string }>;
-      for (const r of found) stored.add(r.id);
+    const stored = await this.storedIdHashes(t);
+    const fresh = rows.filter((r) => !stored.has(idHash(r.id)));
+    const replacing = rows.filter((r) => stored.has(idHash(r.id)));
+    try {
+      if (fresh.length) await t.add(fresh);
+      if (replacing.length)
+        await t.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(replacing);
+    } finally {
+      // Also after a failed call: its rows may be stored all the same, and a stored id the set
+      // lacks would be stored twice by the next write.
+      for (const r of rows) stored.add(idHash(r.id));
     }
-    const fresh = rows.filter((r) => !stored.has(r.id));
-    const replacing = rows.filter((r) => stored.has(r.id));
-    if (fresh.length) await t.add(fresh);
-    if (replacing.length)
-      await t.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(replacing);
+  }
+
+  /**
+   * Hashes of every id stored in the table, read once (under the write lock) and kept up to date
+   * by this instance's writes: it is the table's only writer (one instance per data directory and
+   * process; the embedded database's lock keeps a second process out). The set may hold more than
+   * the table (deleted rows, a rare hash collision): such a row goes through the merge, which is
+   * always correct; it never lacks a stored id, which would store a row twice.
+   */
+  private async storedIdHashes(t: lancedb.Table): Promise<Set<number>> {
+    if (this.storedIds) return this.storedIds;
+    const hashes = new Set<number>();
+    for await (const batch of t.query().select(['id'])) {
+      const ids = batch.getChild('id');
+      for (let i = 0; i < batch.numRows; i++) hashes.add(idHash(String(ids?.get(i))));
+    }
+    this.storedIds = hashes;
+    return hashes;
   }
 
   deleteByDocument(accountId: number, documentId: string, o?: WriteOptions): Promise<number> {
@@ -697,10 +717,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
         this.lastMaintenanceEnd = Date.now();
         // Compaction rewrites the table's small fragments, the compacted ones included, so its
         // cost grows with the table: the larger the table, the more writes between two runs.
+        const rows = await t.countRows();
         this.maintenanceEvery = Math.max(
           MAINTENANCE_EVERY_WRITES,
-          Math.round((await t.countRows()) / ROWS_PER_MAINTENANCE_WRITE),
+          Math.round(rows / ROWS_PER_MAINTENANCE_WRITE),
         );
+        // Deleted rows' hashes only cost a merge, but re-indexing replaces every id (the generation
+        // is part of it): read the set again once it holds twice the rows stored.
+        if ((this.storedIds?.size ?? 0) > 2 * rows + 1000) this.storedIds = undefined;
       },
       undefined,
       this.deadlines.maintenanceMs,

@@ -1,0 +1,76 @@
+/* Issue 17 tuning aid (not part of npm test): the embedded engine alone under the write pattern of a
+ * library of small files, many one-chunk documents upserted concurrently, with a search now and
+ * then as users do. Prints per 1,000 documents the wall time, the process's CPU seconds and the
+ * p50 upsert time, so a change to the write path is measured without Temporal and Postgres.
+ *   node -r ./test/support/ts-register.js bench/search/small-writes.ts [documents] [concurrency] */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { EmbeddedSearchIndex } from '@docqa/search';
+
+const [docs = 10_000, concurrency = 16] = process.argv.slice(2).map(Number);
+const DIM = 384;
+
+function vector(seed: number): number[] {
+  const v: number[] = [];
+  let x = seed * 2654435761;
+  for (let i = 0; i < DIM; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    v.push((x / 2 ** 32) * 2 - 1);
+  }
+  const n = Math.hypot(...v);
+  return v.map((a) => a / n);
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'small-writes-'));
+  const index = new EmbeddedSearchIndex({ dir, space: { modelName: 'bench-random', dimensions: DIM } });
+  let next = 0;
+  let lapStart = Date.now();
+  let lapCpu = process.cpuUsage();
+  let times: number[] = [];
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= docs) return;
+      const t0 = Date.now();
+      await index.upsert([
+        {
+          accountId: 1,
+          docSetName: 'library',
+          documentId: `doc-${i}`,
+          fileName: `file-${i}.txt`,
+          pageNumber: '1',
+          sourceType: 'SHAREPOINT',
+          sourceId: `item-${i}`,
+          chunkIndex: 0,
+          text: `Small file number ${i} of the library, folder ${i % 10}.`,
+          documentTitle: `file ${i}`,
+          embedding: vector(i),
+        },
+      ]);
+      times.push(Date.now() - t0);
+      if ((i + 1) % 1000 === 0) {
+        const cpu = process.cpuUsage(lapCpu);
+        times.sort((a, b) => a - b);
+        console.log(
+          `${i + 1} docs: ${((Date.now() - lapStart) / 1000).toFixed(1)} s, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, upsert p50 ${times[Math.floor(times.length / 2)]} ms`,
+        );
+        times = [];
+        lapStart = Date.now();
+        lapCpu = process.cpuUsage();
+      }
+    }
+  };
+  const t0 = Date.now();
+  const cpu0 = process.cpuUsage();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const cpu = process.cpuUsage(cpu0);
+  console.log(
+    `total ${docs} docs: ${((Date.now() - t0) / 1000).toFixed(1)} s, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`,
+  );
+  await index.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+void main();
