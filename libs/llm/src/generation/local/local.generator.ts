@@ -46,6 +46,14 @@ export interface LocalGeneratorOptions {
    * clear; which of its pages states the answer is not, and one more page of it costs little.
    */
   closePageShare?: number;
+  /**
+   * When the question names some of the passages' documents (query terms in their context: title,
+   * file name, identifying terms) and the best sentence comes from a document it does not name,
+   * the best sentence of the named documents answers instead (default true). "How do I build
+   * FreeFEM with debugging enabled?" is not answered from another manual's sentence about
+   * debugging, however well its words match.
+   */
+  preferNamedDocuments?: boolean;
   /** Shares of list and compare answers (default SEVERAL_DOCUMENTS). */
   several?: Partial<typeof SEVERAL_DOCUMENTS>;
 }
@@ -255,6 +263,7 @@ export class LocalGenerator implements Generator {
       contextWeight: CONTEXT_WEIGHT,
       citeClosePages: true,
       closePageShare: 0.5,
+      preferNamedDocuments: true,
       ...o,
       several: { ...SEVERAL_DOCUMENTS, ...(o.several ?? {}) },
     };
@@ -359,7 +368,7 @@ export class LocalGenerator implements Generator {
       );
       if (several) return several;
     }
-    const ranked = all;
+    const ranked = this.o.preferNamedDocuments ? fromNamedDocuments(all) : all;
     const best = ranked[0];
     // The best match is the asked field left blank (`Certificate: Age:`): the document does not
     // state it, and another sentence would answer something else.
@@ -487,6 +496,17 @@ function scoreSentence(q: WeightedQuery, c: Candidate): number {
   }
   const lengthPenalty = 1 + 0.25 * Math.max(0, c.stems.length / 25 - 1);
   return (matched + 0.5 * bigrams) / lengthPenalty;
+}
+
+/**
+ * The candidates (best first) the answer may use: when the best sentence's document is one the
+ * question does not name while a named one says something of the question besides its name, only
+ * the sentences of named documents; otherwise all of them.
+ */
+export function fromNamedDocuments(ranked: Candidate[]): Candidate[] {
+  if (!ranked[0] || ranked[0].named > 0) return ranked;
+  const named = ranked.filter((c) => c.named > 0 && c.score > c.named);
+  return named.length ? named : ranked;
 }
 
 /** Streams an answer in word groups, never splitting inside a `[n]` marker. */
