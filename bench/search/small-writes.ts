@@ -1,7 +1,7 @@
 /* Issue 17 tuning aid (not part of npm test): the embedded engine alone under the write pattern of a
  * library of small files, many one-chunk documents upserted concurrently, with a search now and
- * then as users do. Prints per 1,000 documents the wall time, the process's CPU seconds and the
- * p50 upsert time, so a change to the write path is measured without Temporal and Postgres.
+ * then as users do. Prints per 1,000 documents the process's RSS, JS heap and engine caches, the
+ * wall time, the process's CPU seconds and the p50 upsert time, so a change to the write path is measured without Temporal and Postgres.
  *   node -r ./test/support/ts-register.js bench/search/small-writes.ts [documents] [concurrency] */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -54,7 +54,7 @@ async function main() {
         const cpu = process.cpuUsage(lapCpu);
         times.sort((a, b) => a - b);
         console.log(
-          `${i + 1} docs: ${((Date.now() - lapStart) / 1000).toFixed(1)} s, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, upsert p50 ${times[Math.floor(times.length / 2)]} ms`,
+          `${i + 1} docs: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, engine caches ${Math.round(index.cacheBytes() / 2 ** 20)} MB, ${((Date.now() - lapStart) / 1000).toFixed(1)} s, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, upsert p50 ${times[Math.floor(times.length / 2)]} ms`,
         );
         times = [];
         lapStart = Date.now();

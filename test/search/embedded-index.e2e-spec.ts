@@ -203,6 +203,33 @@ describe('EmbeddedSearchIndex', () => {
     }
   });
 
+  it('keeps its caches within SEARCH_EMBEDDED_CACHE_MB over many writes, maintenance and searches (issue 17)', async () => {
+    // The engine's default caches (7 GiB) kept every replaced table version's files and index
+    // parts: by its own accounting they held over 1 GiB after 1,000 one-chunk writes.
+    const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 600_000, cacheMb: 16 });
+    try {
+      for (let i = 0; i < 260; i++) {
+        await index.upsert([
+          chunkRecord(6, 'cached', `d${i}`, 0, `cached document number ${i} about sextants`),
+        ]);
+        if (i % 50 === 49)
+          await index.search({
+            accountId: 6,
+            docSetNames: ['cached'],
+            text: 'sextants',
+            vector: embedder.embed('sextants'),
+            limit: 5,
+            minimumSimilarityScore: 0,
+          });
+      }
+      await index.settle();
+      expect(index.cacheBytes()).toBeGreaterThan(0); // the bounded caches are the ones in use
+      expect(index.cacheBytes()).toBeLessThanOrEqual(16 * 2 ** 20);
+    } finally {
+      await index.close();
+    }
+  });
+
   it('settle folds the rows written so far into the full-text indices at once, not after the idle delay', async () => {
     const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 600_000 });
     const chunk = (i: number) =>

@@ -47,6 +47,8 @@ export interface EmbeddedSearchIndexOptions {
   deadlines?: Partial<SearchDeadlines>;
   /** Fusion of hybrid searches that do not name one (SEARCH_FUSION); default DEFAULT_FUSION_METHOD. */
   fusion?: FusionMethod;
+  /** MiB the engine's index and metadata caches may hold (SEARCH_EMBEDDED_CACHE_MB; default 256). */
+  cacheMb?: number;
 }
 
 /** Row layout of the table (snake_case: the engine's SQL filters are case-insensitive). */
@@ -127,6 +129,17 @@ function schema(dimensions: number): Schema {
 /** A chunk id as 48 bits of its SHA-1: the stored-id set holds numbers, not strings (1M ids ~ 30 MB). */
 function idHash(id: string): number {
   return createHash('sha1').update(id).digest().readUIntBE(0, 6);
+}
+
+/**
+ * The engine's caches, bounded. Its defaults (6 GiB of index data, 1 GiB of file metadata) are
+ * filled by every table version: each write and each maintenance run makes new files and index
+ * parts, and the replaced ones stay cached until the bound, so a long indexing run grew the process
+ * by about 100 MB per 1,000 writes (issue 17). Three quarters go to index data.
+ */
+function engineSession(cacheMb: number): lancedb.Session {
+  const bytes = BigInt(Math.max(16, cacheMb)) * 2n ** 20n;
+  return new lancedb.Session((bytes * 3n) / 4n, bytes / 4n);
 }
 
 /** SQL string literal for the engine's filter language. */
@@ -217,6 +230,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private closed = false;
   /** Rows waiting for the write lock (groupWrite). */
   private readonly upsertQueue: QueuedRows[] = [];
+  /** The engine's caches, bounded by cacheMb (engineSession). */
+  private readonly session: lancedb.Session;
   /** Hashes of the stored ids (storedIdHashes), once read. */
   private storedIds?: Set<number>;
 
@@ -228,12 +243,18 @@ export class EmbeddedSearchIndex implements SearchIndex {
         `LANCE_CPU_THREADS=${LANCE_RUNTIME.threads}: the full-text index builder can deadlock with fewer than 2 compute threads; unset it or raise it`,
       );
     this.tableName = embeddedTableName(o.space);
+    this.session = engineSession(o.cacheMb ?? 256);
+  }
+
+  /** Bytes the engine's caches hold now (by the engine's own accounting): for tests and benchmarks. */
+  cacheBytes(): number {
+    return Number(this.session.sizeBytes());
   }
 
   private open(): Promise<lancedb.Table> {
     if (this.closed) return Promise.reject(new Error('embedded search index is closed'));
     this.table ??= (async () => {
-      this.db ??= lancedb.connect(this.o.dir);
+      this.db ??= lancedb.connect(this.o.dir, { session: this.session });
       const db = await this.db;
       const t = await db.createEmptyTable(this.tableName, schema(this.o.space.dimensions), {
         existOk: true,

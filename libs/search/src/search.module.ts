@@ -48,6 +48,7 @@ export function createSearchIndex(cfg: AppConfig, space: EmbeddingSpace): Search
     : new EmbeddedSearchIndex({
         dir: path.join(cfg.dataDir, 'search'),
         space,
+        cacheMb: cfg.searchEmbeddedCacheMb,
         deadlines,
         fusion: cfg.searchFusion,
       });

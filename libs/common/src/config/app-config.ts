@@ -53,6 +53,7 @@ export interface AppConfig {
   searchWriteTimeoutMs: number;
   searchLockTimeoutMs: number;
   searchMaintenanceTimeoutMs: number;
+  searchEmbeddedCacheMb: number;
   healthCheckTimeoutMs: number;
   shutdownTimeoutMs: number;
   cohereApiKey?: string;

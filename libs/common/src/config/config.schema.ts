@@ -243,6 +243,13 @@ export const CONFIG_VARIABLES = [
       'Embedded engine: deadline of index maintenance (compaction, folding new rows into the indices). Past it an error is logged and health reports search down until it ends.',
   },
   {
+    name: 'SEARCH_EMBEDDED_CACHE_MB',
+    kind: 'int',
+    default: '256',
+    description:
+      "Embedded engine: memory its caches may hold, in MiB (three quarters for index data, a quarter for file metadata). The engine's own default (7 GiB) let the process grow by about 100 MB per 1,000 writes, caching the indices and files of table versions that maintenance had replaced (docs/benchmarks/sharepoint.md).",
+  },
+  {
     name: 'HEALTH_CHECK_TIMEOUT_MS',
     kind: 'int',
     default: '3000',
