@@ -1,7 +1,7 @@
 /* Issue 17 tuning aid (not part of npm test): the embedded engine alone under the write pattern of a
- * library of small files, many one-chunk documents upserted concurrently, with a search now and
- * then as users do. Prints per 1,000 documents the process's RSS, JS heap and engine caches, the
- * wall time, the process's CPU seconds and the p50 upsert time, so a change to the write path is measured without Temporal and Postgres.
+ * library of small files, one-chunk documents upserted by `concurrency` callers. Prints per 1,000
+ * documents the process's RSS, JS heap and engine caches, the wall time, the process's CPU seconds
+ * and the p50 upsert time, so a change to the write path is measured without Temporal and Postgres.
  *   node -r ./test/support/ts-register.js bench/search/small-writes.ts [documents] [concurrency] */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
