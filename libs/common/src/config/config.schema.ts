@@ -183,9 +183,9 @@ export const CONFIG_VARIABLES = [
   {
     name: 'INDEXING_CONCURRENCY',
     kind: 'int',
-    default: '4',
+    default: '16',
     description:
-      'Documents one docset indexing run works on at the same time (the sliding window of per-document child workflows).',
+      'Documents one docset indexing run works on at the same time (the sliding window of per-document child workflows). 16 indexed 2,000 small files 1.8x as fast as 4 and as fast as 64 (docs/benchmarks/sharepoint.md); PDF extraction and embedding have their own bounded pools, so a larger window queues there rather than overloading the cores.',
   },
   {
     name: 'INDEXING_CHILDREN_PER_RUN',
