@@ -6,25 +6,16 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { LocalHashingEmbedder } from '@docqa/llm';
 import { EmbeddedSearchIndex } from '@docqa/search';
 
 const [docs = 10_000, concurrency = 16] = process.argv.slice(2).map(Number);
-const DIM = 384;
-
-function vector(seed: number): number[] {
-  const v: number[] = [];
-  let x = seed * 2654435761;
-  for (let i = 0; i < DIM; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    v.push((x / 2 ** 32) * 2 - 1);
-  }
-  const n = Math.hypot(...v);
-  return v.map((a) => a / n);
-}
-
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'small-writes-'));
-  const index = new EmbeddedSearchIndex({ dir, space: { modelName: 'bench-random', dimensions: DIM } });
+  // the product's hashing embedder at MiniLM's width: vectors of the right size, no model to load
+  const embedder = new LocalHashingEmbedder({ dimensions: 384 });
+  const space = { modelName: embedder.modelName, dimensions: embedder.dimensions };
+  const index = new EmbeddedSearchIndex({ dir, space });
   let next = 0;
   let lapStart = Date.now();
   let lapCpu = process.cpuUsage();
@@ -46,7 +37,7 @@ async function main() {
           chunkIndex: 0,
           text: `Small file number ${i} of the library, folder ${i % 10}.`,
           documentTitle: `file ${i}`,
-          embedding: vector(i),
+          embedding: embedder.embed(`Small file number ${i} of the library, folder ${i % 10}.`),
         },
       ]);
       times.push(Date.now() - t0);

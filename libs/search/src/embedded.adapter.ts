@@ -47,7 +47,7 @@ export interface EmbeddedSearchIndexOptions {
   deadlines?: Partial<SearchDeadlines>;
   /** Fusion of hybrid searches that do not name one (SEARCH_FUSION); default DEFAULT_FUSION_METHOD. */
   fusion?: FusionMethod;
-  /** MiB the engine's index and metadata caches may hold (SEARCH_EMBEDDED_CACHE_MB; default 256). */
+  /** MiB the engine's index and metadata caches may hold (SEARCH_EMBEDDED_CACHE_MB; default DEFAULT_CACHE_MB). */
   cacheMb?: number;
 }
 
@@ -103,6 +103,8 @@ const WRITE_BATCH = 5000;
 const MAINTENANCE_EVERY_WRITES = 200;
 /** ... and at least one write call per this many stored rows (100,000 rows: every 1,000 writes). */
 const ROWS_PER_MAINTENANCE_WRITE = 100;
+/** MiB of engine caches when the options name none (SEARCH_EMBEDDED_CACHE_MB's default). */
+const DEFAULT_CACHE_MB = 256;
 /** settle() keeps index maintenance to at most about 1 / (1 + this) of the time. */
 const SETTLE_DUTY_FACTOR = 4;
 function schema(dimensions: number): Schema {
@@ -243,7 +245,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
         `LANCE_CPU_THREADS=${LANCE_RUNTIME.threads}: the full-text index builder can deadlock with fewer than 2 compute threads; unset it or raise it`,
       );
     this.tableName = embeddedTableName(o.space);
-    this.session = engineSession(o.cacheMb ?? 256);
+    this.session = engineSession(o.cacheMb ?? DEFAULT_CACHE_MB);
   }
 
   /** Bytes the engine's caches hold now (by the engine's own accounting): for tests and benchmarks. */
@@ -470,8 +472,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   private async insertOrReplace(t: lancedb.Table, rows: Row[]): Promise<void> {
     const stored = await this.storedIdHashes(t);
-    const fresh = rows.filter((r) => !stored.has(idHash(r.id)));
-    const replacing = rows.filter((r) => stored.has(idHash(r.id)));
+    const hashes = rows.map((r) => idHash(r.id));
+    const fresh = rows.filter((_, i) => !stored.has(hashes[i]));
+    const replacing = rows.filter((_, i) => stored.has(hashes[i]));
     try {
       if (fresh.length) await t.add(fresh);
       if (replacing.length)
@@ -479,7 +482,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     } finally {
       // Also after a failed call: its rows may be stored all the same, and a stored id the set
       // lacks would be stored twice by the next write.
-      for (const r of rows) stored.add(idHash(r.id));
+      for (const h of hashes) stored.add(h);
     }
   }
 

@@ -503,7 +503,7 @@ function scoreSentence(q: WeightedQuery, c: Candidate): number {
  * question does not name while a named one says something of the question besides its name, only
  * the sentences of named documents; otherwise all of them.
  */
-export function fromNamedDocuments(ranked: Candidate[]): Candidate[] {
+function fromNamedDocuments(ranked: Candidate[]): Candidate[] {
   if (!ranked[0] || ranked[0].named > 0) return ranked;
   const named = ranked.filter((c) => c.named > 0 && c.score > c.named);
   return named.length ? named : ranked;
