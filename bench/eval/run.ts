@@ -127,6 +127,8 @@ function answerCache(h: Harness, corpus: Corpus, o: EvalOptions): AnswerCache | 
     provider: o.provider,
     model: o.provider === 'local-llm' ? `${path.basename(model)}:${fs.statSync(model).size}` : model,
     budget: cfg.promptTokenBudget,
+    // The prompt's size follows the host's measured reading rate: a replay is of the same target only.
+    firstTokenTargetMs: o.provider === 'local-llm' ? cfg.llmFirstTokenTargetMs : undefined,
     flashAttention: o.provider === 'local-llm' ? cfg.llmFlashAttention : undefined,
     maxTokens: cfg.llmMaxAnswerTokens,
     code: codeHash(

@@ -174,6 +174,7 @@ export function createLlamaGenerator(
 ): LlamaGenerator {
   return new LlamaGenerator(runtime, {
     promptTokenBudget: cfg.promptTokenBudget,
+    firstTokenTargetMs: cfg.llmFirstTokenTargetMs,
     maxAnswerTokens: cfg.llmMaxAnswerTokens,
     evidence: cfg.llmEvidence,
     extractive: (input) => local.compose(input),

@@ -78,6 +78,7 @@ export interface AppConfig {
   llmTimeoutMs: number;
   llmMaxQueue: number;
   promptTokenBudget: number;
+  llmFirstTokenTargetMs: number;
   llmEvidence: 'chosen' | 'retrieved';
   localEmbedder: 'auto' | 'minilm' | 'hashing';
   localEmbedderModelDir?: string;

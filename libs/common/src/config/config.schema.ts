@@ -399,6 +399,13 @@ export const CONFIG_VARIABLES = [
       'Tokens of retrieved passages a generative answer prompt (local-llm, openai) may hold: passages are taken best first and the last one trimmed to its most relevant sentences. Prompt processing dominates answer time on CPUs (about 150 tokens/s on 2 cores).',
   },
   {
+    name: 'LLM_FIRST_TOKEN_TARGET_MS',
+    kind: 'int',
+    default: '12000',
+    description:
+      'Time the local generative model may spend reading an answer prompt before its first word: the passages are cut (below PROMPT_TOKEN_BUDGET) to what it reads in this time at the rate it read its earlier prompts in this process, so the first word comes on time on a slow or busy host. The first answer after loading uses PROMPT_TOKEN_BUDGET alone, as does a target longer than the budget takes to read (e.g. 600000).',
+  },
+  {
     name: 'LLM_EVIDENCE',
     kind: 'enum',
     values: ['chosen', 'retrieved'],

@@ -92,6 +92,44 @@ export function selectPassages(passages: readonly Passage[], o: PassageBudget): 
   return out;
 }
 
+/** The first `max` documents of `passages` (by file name, in order of first appearance), with their passages. */
+export function passagesByDocument(passages: readonly Passage[], max: number): Passage[][] {
+  const groups = new Map<string, Passage[]>();
+  for (const p of passages) {
+    const g = groups.get(p.fileName);
+    if (g) g.push(p);
+    else if (groups.size < max) groups.set(p.fileName, [p]);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * selectPassages for an answer with a sentence per document (list and compare questions): the
+ * budget is shared among the first `maxDocuments` documents, each taking at most an equal share of
+ * what is left when its turn comes (a short document leaves its rest to the later ones), so a tight
+ * budget trims every document's passages instead of leaving the last documents out. Labels run
+ * 1..k across documents, in document order.
+ */
+export function selectPassagesPerDocument(
+  passages: readonly Passage[],
+  o: PassageBudget,
+  maxDocuments: number,
+): PromptPassage[] {
+  const groups = passagesByDocument(passages, maxDocuments);
+  if (groups.length < 2) return selectPassages(passages, o);
+  const out: PromptPassage[] = [];
+  let left = o.budgetTokens;
+  groups.forEach((group, i) => {
+    const share = Math.floor(left / (groups.length - i));
+    for (const s of selectPassages(group, { ...o, budgetTokens: share })) {
+      const label = out.length + 1;
+      out.push({ ...s, label });
+      left -= o.countTokens(block(label, s.text));
+    }
+  });
+  return out;
+}
+
 /** The contiguous run of sentences around the best-matching one that fits `budget` tokens. */
 function trimToBudget(text: string, budget: number, o: PassageBudget): string | undefined {
   const sentences = segmentText(text);

@@ -8,6 +8,7 @@ import {
   NOT_FOUND_REPLY,
   PromptPassage,
   selectPassages,
+  selectPassagesPerDocument,
 } from './grounded-prompt';
 
 const labels: PromptPassage[] = [
@@ -177,6 +178,37 @@ describe('list and compare answers: one sentence per document', () => {
     expect(labelsByDocument(ps, 6)).toEqual([[1, 3], [2], [4]]);
     expect(labelsByDocument(ps, 2)).toEqual([[1, 3], [2]]);
     expect(labelsByDocument([pp(1, 'a.pdf'), pp(2, 'a.pdf')], 6)).toBeUndefined();
+  });
+
+  it('shares a tight budget among the documents instead of leaving the last ones out', () => {
+    const doc = (n: number, fileName: string, subject: string): Passage => ({
+      n,
+      fileName,
+      pageNumber: '1',
+      text: Array.from(
+        { length: 12 },
+        (_, i) => `Sentence ${i} of ${subject} ${n} names the investigator.`,
+      ).join(' '),
+    });
+    // The first document has three long passages; a budget that holds about four of them.
+    const passages = [doc(1, 'a.pdf', 'alpha'), doc(2, 'a.pdf', 'alpha'), doc(3, 'a.pdf', 'alpha')].concat([
+      doc(4, 'b.pdf', 'bravo'),
+      doc(5, 'c.pdf', 'charlie'),
+      doc(6, 'd.pdf', 'delta'),
+    ]);
+    const o = { budgetTokens: 500, countTokens: estimateTokens, query: 'investigator' };
+    const files = (ps: { fileName: string }[]) => [...new Set(ps.map((x) => x.fileName))];
+    expect(files(selectPassages(passages, o))).toEqual(['a.pdf', 'b.pdf']);
+    const shared = selectPassagesPerDocument(passages, o, 6);
+    expect(files(shared)).toEqual(['a.pdf', 'b.pdf', 'c.pdf', 'd.pdf']);
+    expect(shared.map((x) => x.label)).toEqual(shared.map((_, i) => i + 1));
+    const total = shared.reduce((t, x) => t + estimateTokens(`[${x.label}] ${x.text}`), 0);
+    expect(total).toBeLessThanOrEqual(500);
+    // At most `maxDocuments`; one document is plain selectPassages.
+    expect(files(selectPassagesPerDocument(passages, o, 2))).toEqual(['a.pdf', 'b.pdf']);
+    expect(selectPassagesPerDocument(passages.slice(0, 3), o, 6)).toEqual(
+      selectPassages(passages.slice(0, 3), o),
+    );
   });
 
   it('requires a sentence citing each document, in order, then allows one more citing any passage', () => {

@@ -11,6 +11,7 @@ import type {
   LlamaModel,
 } from 'node-llama-cpp';
 import { DomainError, ErrorCode } from '@docqa/common';
+import { PromptRate } from './prompt-rate';
 import { SerialQueue } from './serial-queue';
 
 type NodeLlamaCpp = typeof import('node-llama-cpp');
@@ -85,6 +86,8 @@ export interface LlamaHandle {
 export class LlamaRuntime {
   /** The name usage reports: the file name without `.gguf`. */
   readonly modelName: string;
+  /** How fast this model reads prompts here, learned from its answers (LlamaGenerator). */
+  readonly promptRate = new PromptRate();
   private readonly queue: SerialQueue;
   private loading?: Promise<LlamaHandle>;
   private handle?: LlamaHandle;

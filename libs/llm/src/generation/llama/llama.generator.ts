@@ -13,20 +13,39 @@ import {
   citationGrammar,
   GRAMMAR_ANSWER_INSTRUCTIONS,
   labelsByDocument,
+  PassageBudget,
+  passagesByDocument,
   perDocumentGrammar,
   selectPassages,
+  selectPassagesPerDocument,
   systemPrompt,
 } from '../grounded/grounded-prompt';
 import { LlamaRuntime } from './llama-runtime';
 import { TextChannel } from './serial-queue';
 import { questionScope } from '../../analysis/question-scope';
+import { performance } from 'node:perf_hooks';
 
 /** Most documents a list or compare answer gives a sentence each. */
 const MAX_DOCUMENTS_PER_ANSWER = 6;
 
+/**
+ * Fewest passage tokens a time target leaves in the prompt, per document the answer gives a
+ * sentence of (about one trimmed passage each): on a host too slow for the target an answer comes
+ * late rather than from nothing, or without a document it lists.
+ */
+export const MIN_TIMED_PASSAGE_TOKENS = 200;
+
+/** The chat template's tokens around the user message, and a list answer's hint (about 30). */
+const PROMPT_FRAME_TOKENS = 40;
+
 export interface LlamaGeneratorOptions {
   /** PROMPT_TOKEN_BUDGET: tokens of passages in the prompt. */
   promptTokenBudget: number;
+  /**
+   * LLM_FIRST_TOKEN_TARGET_MS: the prompt is cut further to what the model reads within this time at
+   * the rate it read its earlier prompts (PromptRate); undefined: PROMPT_TOKEN_BUDGET alone.
+   */
+  firstTokenTargetMs?: number;
   /** LLM_MAX_ANSWER_TOKENS. */
   maxAnswerTokens: number;
   /**
@@ -67,6 +86,26 @@ export class LlamaGenerator implements Generator {
     this.runtime.assertInstalled();
   }
 
+  /**
+   * Tokens of passages the prompt may hold: PROMPT_TOKEN_BUDGET, cut to what the model reads within
+   * LLM_FIRST_TOKEN_TARGET_MS at its measured rate, less the question and the prompt's own words
+   * (the system prompt is kept in the sequence between calls and not read again), and never below
+   * MIN_TIMED_PASSAGE_TOKENS per document of the answer. Before the rate is known (the first answer
+   * after loading) the token budget alone applies.
+   */
+  private passageBudget(
+    input: GenerateInput,
+    countTokens: (text: string) => number,
+    documents: number,
+  ): number {
+    const target = this.o.firstTokenTargetMs;
+    const timed = target ? this.runtime.promptRate.tokensWithin(target) : undefined;
+    if (timed === undefined) return this.o.promptTokenBudget;
+    const rest = countTokens(answerUserPrompt(input, [])) + PROMPT_FRAME_TOKENS;
+    const floor = MIN_TIMED_PASSAGE_TOKENS * Math.max(1, documents);
+    return Math.min(this.o.promptTokenBudget, Math.max(floor, timed - rest));
+  }
+
   async *generate(input: GenerateInput): AsyncIterable<GenerationEvent> {
     // undefined: answer from every retrieved passage; null: the extractive rules declined.
     const extractive = this.choosesExtractively ? this.o.extractive : undefined;
@@ -82,19 +121,27 @@ export class LlamaGenerator implements Generator {
     let call: ModelCall | undefined;
     const job = this.runtime
       .run('Local answer model', signal, async (m, s) => {
-        const passages = selectPassages(evidence, {
-          budgetTokens: this.o.promptTokenBudget,
+        // A list or compare question answered from the extractive choice of several documents:
+        // each chosen document gets its share of the prompt and one sentence citing it
+        // (perDocumentGrammar).
+        const perDocument = !!chosen && questionScope(input.question) !== 'single';
+        const budget: PassageBudget = {
+          budgetTokens: this.passageBudget(
+            input,
+            m.countTokens,
+            perDocument ? passagesByDocument(evidence, MAX_DOCUMENTS_PER_ANSWER).length : 1,
+          ),
           countTokens: m.countTokens,
           query: `${input.question} ${input.query}`,
-        });
+        };
+        const passages = perDocument
+          ? selectPassagesPerDocument(evidence, budget, MAX_DOCUMENTS_PER_ANSWER)
+          : selectPassages(evidence, budget);
         const answer = new CitedAnswerStream(passages, chosen?.answer);
         const before = m.sequence.tokenMeter.getState();
-        // A list or compare question answered from the extractive choice of several documents:
-        // one sentence per chosen document, each citing it (perDocumentGrammar).
-        const documents =
-          chosen && questionScope(input.question) !== 'single'
-            ? labelsByDocument(passages, MAX_DOCUMENTS_PER_ANSWER)
-            : undefined;
+        const documents = perDocument ? labelsByDocument(passages, MAX_DOCUMENTS_PER_ANSWER) : undefined;
+        let promptStart = 0;
+        let firstTokenMs: number | undefined;
         if (passages.length > 0) {
           const grammar = await m.grammar(
             documents ? perDocumentGrammar(documents) : citationGrammar(passages.map((p) => p.label)),
@@ -108,12 +155,16 @@ export class LlamaGenerator implements Generator {
             const hint = documents
               ? `\n(The passages come from ${documents.length} documents: write one sentence about each, in the order given.)`
               : '';
+            promptStart = performance.now();
             await session.prompt(answerUserPrompt(input, passages) + hint, {
               maxTokens: this.o.maxAnswerTokens * (documents ? Math.ceil((documents.length + 1) / 2) : 1),
               temperature: 0,
               grammar,
               signal: s,
-              onTextChunk: (chunk) => channel.push(answer.push(chunk)),
+              onTextChunk: (chunk) => {
+                firstTokenMs ??= performance.now() - promptStart;
+                channel.push(answer.push(chunk));
+              },
             });
           } finally {
             session.dispose({ disposeSequence: false });
@@ -121,6 +172,7 @@ export class LlamaGenerator implements Generator {
         }
         channel.push(answer.finish());
         const used = m.sequence.tokenMeter.diff(before);
+        if (firstTokenMs !== undefined) this.runtime.promptRate.record(used.usedInputTokens, firstTokenMs);
         call = {
           model: this.runtime.modelName,
           inputTokens: used.usedInputTokens,

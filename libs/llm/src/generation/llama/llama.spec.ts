@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { testLlmModelPath } from '../../../../../test/support/llm-model';
 import { GenerationEvent, NO_ANSWER_TEXT, Passage } from '../generation.port';
 import { LlamaRewriter, LlamaTitler } from './llama.chat';
-import { LlamaGenerator } from './llama.generator';
+import { LlamaGenerator, MIN_TIMED_PASSAGE_TOKENS } from './llama.generator';
+import { PromptRate } from './prompt-rate';
 import { defaultLlmThreads, LlamaRuntime, LlamaRuntimeOptions } from './llama-runtime';
 import { SerialQueue } from './serial-queue';
 import { LocalGenerator } from '../local/local.generator';
@@ -396,6 +397,75 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
     } finally {
       await withFlash.close();
     }
+  });
+});
+
+describe('the first-token target (LLM_FIRST_TOKEN_TARGET_MS)', () => {
+  let runtime: LlamaRuntime;
+  beforeAll(async () => {
+    runtime = new LlamaRuntime({
+      modelPath: await testLlmModelPath(),
+      contextSize: 2048,
+      threads: 1,
+      timeoutMs: 120_000,
+      maxQueue: 8,
+    });
+  }, 300_000);
+  afterAll(() => runtime?.close());
+
+  // Eight passages of about 90 tokens: about 700 tokens of passages within the token budget. Each
+  // call gets its own wording: the sequence keeps the last prompt, and tokens it shares are not read again.
+  const asked = (call: string) => ({
+    question: 'What does the pump station move?',
+    query: 'pump station move',
+    history: [],
+    passages: Array.from({ length: 8 }, (_, k): Passage => ({
+      n: k + 1,
+      fileName: `plant-${k}.pdf`,
+      pageNumber: '1',
+      text: Array.from(
+        { length: 5 },
+        (_, j) =>
+          `Pump station ${call} ${k}.${j} moves water from the river to the reservoir every night in summer.`,
+      ).join(' '),
+    })),
+  });
+  const withTarget = (firstTokenTargetMs?: number) =>
+    new LlamaGenerator(runtime, { promptTokenBudget: 1500, maxAnswerTokens: 20, firstTokenTargetMs });
+
+  it('cuts the passages to what the model reads in the target time, once it knows its reading rate', async () => {
+    expect(runtime.promptRate.tokensPerSecond).toBeUndefined();
+    // Before any measurement the token budget alone applies, and the answer teaches the rate.
+    const first = await collect(withTarget(1).generate(asked('Alpha')));
+    const rate = runtime.promptRate.tokensPerSecond;
+    expect(rate).toBeGreaterThan(0);
+    const unbounded = await collect(withTarget(undefined).generate(asked('Bravo')));
+    const generous = await collect(withTarget(600_000).generate(asked('Delta')));
+    const tight = await collect(withTarget(1).generate(asked('Gamma')));
+    expect(unbounded.calls[0].inputTokens).toBeGreaterThan(600);
+    // A target longer than the budget takes to read changes nothing (the counts differ only by the
+    // few leading tokens the sequence kept from the call before).
+    expect(Math.abs(generous.calls[0].inputTokens - unbounded.calls[0].inputTokens)).toBeLessThan(60);
+    // A 1 ms target leaves the fewest passage tokens: one passage, trimmed, plus the question.
+    expect(tight.calls[0].inputTokens).toBeLessThan(MIN_TIMED_PASSAGE_TOKENS + 80);
+    expect(first.calls[0].inputTokens).toBeGreaterThan(tight.calls[0].inputTokens + 300);
+    expectCitedOrNotFound(tight.answer, [1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+});
+
+describe('PromptRate', () => {
+  it('learns tokens per second from prompts long enough to tell, weighting the newest', () => {
+    const r = new PromptRate(64, 0.5);
+    expect(r.tokensWithin(1000)).toBeUndefined();
+    r.record(10, 1); // too short to measure
+    r.record(500, 0); // no time: not a measurement
+    expect(r.tokensPerSecond).toBeUndefined();
+    r.record(1000, 10_000); // 100 tokens/s
+    expect(r.tokensPerSecond).toBeCloseTo(100);
+    expect(r.tokensWithin(12_000)).toBe(1200);
+    r.record(500, 10_000); // 50 tokens/s: half the weight
+    expect(r.tokensPerSecond).toBeCloseTo(75);
+    expect(r.tokensWithin(2000)).toBe(150);
   });
 });
 
