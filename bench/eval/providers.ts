@@ -20,6 +20,7 @@ export function providerEnv(provider: EvalProvider): Record<string, string> {
     'LLM_MAX_ANSWER_TOKENS',
     'LLM_TIMEOUT_MS',
     'PROMPT_TOKEN_BUDGET',
+    'LLM_FIRST_TOKEN_TARGET_MS',
     'OPENAI_BASE_URL',
     'OPENAI_API_KEY',
     'OPENAI_MODEL',
