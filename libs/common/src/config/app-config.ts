@@ -44,7 +44,8 @@ export interface AppConfig {
   s3Region: string;
   s3ForcePathStyle: boolean;
   s3Bucket?: string;
-  indexingConcurrency: number;
+  /** Unset: indexingWindow() picks by search engine. */
+  indexingConcurrency?: number;
   indexingChildrenPerRun: number;
   indexingMaxFileBytes: number;
   workerMaxConcurrentActivities: number;

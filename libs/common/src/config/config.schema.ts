@@ -183,9 +183,8 @@ export const CONFIG_VARIABLES = [
   {
     name: 'INDEXING_CONCURRENCY',
     kind: 'int',
-    default: '16',
     description:
-      'Documents one docset indexing run works on at the same time (the sliding window of per-document child workflows). 16 indexed 2,000 small files 1.8x as fast as 4 and as fast as 64 (docs/benchmarks/sharepoint.md); PDF extraction and embedding have their own bounded pools, so a larger window queues there rather than overloading the cores.',
+      'Documents one docset indexing run works on at the same time (the sliding window of per-document child workflows). Unset: 16 with the embedded search engine, 64 with Elasticsearch. The embedded defaults are bound by the cores (2,000 small files: 16 indexed 1.8x as fast as 4 and 1.09x as fast as 64; 10,000: the same rate, less memory); with Elasticsearch the time is in round trips, and 64 indexed 10,000 small files 2.0x as fast as 16 (docs/benchmarks/sharepoint.md). PDF extraction and embedding have their own bounded pools, so a larger window queues there rather than overloading the cores.',
   },
   {
     name: 'INDEXING_CHILDREN_PER_RUN',

@@ -10,6 +10,7 @@ import {
   SEARCH_ATTRIBUTE_KEYS,
 } from '@docqa/workflow-contract';
 import type { RunOptions } from '../persistence/run.store';
+import { indexingWindow } from './indexing-window';
 
 /** How long starting the docset workflow may take before the request answers 503. */
 const START_DEADLINE_MS = 10_000;
@@ -113,7 +114,7 @@ export class IndexingWorkflowClient {
       docSetName,
       sourceType,
       kind,
-      windowSize: this.cfg.indexingConcurrency,
+      windowSize: indexingWindow(this.cfg),
       childrenPerRun: this.cfg.indexingChildrenPerRun,
     };
     const what = kind === 'retry' ? `Retry document ${options.documentId}` : `Index ${sourceType} source`;
