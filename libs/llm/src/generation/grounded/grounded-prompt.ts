@@ -93,8 +93,11 @@ export function selectPassages(passages: readonly Passage[], o: PassageBudget): 
 }
 
 /** The first `max` documents of `passages` (by file name, in order of first appearance), with their passages. */
-export function passagesByDocument(passages: readonly Passage[], max: number): Passage[][] {
-  const groups = new Map<string, Passage[]>();
+export function passagesByDocument<P extends Pick<Passage, 'fileName'>>(
+  passages: readonly P[],
+  max: number,
+): P[][] {
+  const groups = new Map<string, P[]>();
   for (const p of passages) {
     const g = groups.get(p.fileName);
     if (g) g.push(p);
@@ -243,13 +246,8 @@ export function perDocumentGrammar(documents: readonly (readonly number[])[]): s
  * more documents (at most `max`); undefined otherwise.
  */
 export function labelsByDocument(passages: readonly PromptPassage[], max: number): number[][] | undefined {
-  const groups = new Map<string, number[]>();
-  for (const p of passages) {
-    const g = groups.get(p.fileName);
-    if (g) g.push(p.label);
-    else if (groups.size < max) groups.set(p.fileName, [p.label]);
-  }
-  return groups.size >= 2 ? [...groups.values()] : undefined;
+  const groups = passagesByDocument(passages, max);
+  return groups.length >= 2 ? groups.map((g) => g.map((p) => p.label)) : undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import {
   GenerateInput,
   GenerationEvent,
@@ -23,7 +24,6 @@ import {
 import { LlamaRuntime } from './llama-runtime';
 import { TextChannel } from './serial-queue';
 import { questionScope } from '../../analysis/question-scope';
-import { performance } from 'node:perf_hooks';
 
 /** Most documents a list or compare answer gives a sentence each. */
 const MAX_DOCUMENTS_PER_ANSWER = 6;
@@ -35,7 +35,7 @@ const MAX_DOCUMENTS_PER_ANSWER = 6;
  */
 export const MIN_TIMED_PASSAGE_TOKENS = 200;
 
-/** The chat template's tokens around the user message, and a list answer's hint (about 30). */
+/** Tokens of the prompt besides passages and question: the chat template's, and a list answer's hint. */
 const PROMPT_FRAME_TOKENS = 40;
 
 export interface LlamaGeneratorOptions {
