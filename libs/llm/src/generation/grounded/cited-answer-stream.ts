@@ -18,7 +18,7 @@ const NEXT_MARKER = /\[\d|\[$/;
  * - a sentence whose label names no passage is dropped, as is text before the first marker, so no
  *   sentence is ever released without a marker;
  * - NOT_FOUND_REPLY (or nothing at all) becomes NO_ANSWER_TEXT, which carries no marker, or the
- *   `notFoundText` given.
+ *   `notFoundText` given; so does an answer whose first sentence is NOT_FOUND_REPLY behind a marker.
  */
 export class CitedAnswerStream {
   private buf = '';
@@ -82,6 +82,19 @@ export class CitedAnswerStream {
         this.started = true;
         this.current = this.byLabel.get(Number(marker[1])) ?? null;
         continue;
+      }
+      if (this.sentences === 0 && typeof this.current === 'number' && !this.currentHasText) {
+        // The first sentence may be the not-found reply behind a marker (`[1] I don't know.`): the
+        // grammar allows it, and a refusal that cites a passage is no answer. Held until it is
+        // clear, then taken as the not-found reply.
+        const t = this.buf.trimStart();
+        if (t.startsWith(NOT_FOUND_REPLY) || (final && t && NOT_FOUND_REPLY.startsWith(t))) {
+          this.current = undefined;
+          this.notFound = true;
+          out += this.emit(this.notFoundText);
+          break;
+        }
+        if (!final && NOT_FOUND_REPLY.startsWith(t)) return out;
       }
       if (PARTIAL_MARKER.test(this.buf)) {
         if (final) break;

@@ -70,6 +70,21 @@ describe('CitedAnswerStream', () => {
     expect(s3.push('[1] The model answered.') + s3.finish()).toBe('The model answered. [9]');
   });
 
+  it('takes a first sentence that is the not-found reply behind a marker for the not-found reply', () => {
+    for (const chunks of [['[1] I don', "'t know."], ["[2] I don't know. [1] Something else."], ['[1]  I don']]) {
+      const r = run(chunks);
+      expect(r.text).toBe(NO_ANSWER_TEXT);
+      expect(r.cited).toBe(false);
+    }
+    const fallback = 'Found another way. [9]';
+    const s = new CitedAnswerStream([{ label: 1, n: 9 }], fallback);
+    expect(s.push('[1] I don') + s.push("'t know.") + s.finish()).toBe(fallback);
+    // Held only while it may still be the reply; a later sentence saying it is kept as written.
+    const r = run(['[1] I do', 'ubt it. [2] ', "I don't know."]);
+    expect(r.released[0]).toBe('');
+    expect(r.text).toBe("I doubt it. [4] I don't know. [7]");
+  });
+
   it('does not take a sentence for the not-found reply while it may still be one', () => {
     const r = run(['I', ' don']);
     expect(r.released.slice(0, 2)).toEqual(['', '']);
