@@ -1,6 +1,6 @@
 import { GenerateInput, NO_ANSWER_TEXT, Passage } from '../generation.port';
 import { LocalGenerator } from '../local/local.generator';
-import { chosenEvidence, startNearAnswer } from './chosen-evidence';
+import { chosenEvidence } from './chosen-evidence';
 
 const p = (n: number, fileName: string, pageNumber: string, text: string): Passage => ({
   n,
@@ -50,30 +50,5 @@ describe('chosenEvidence', () => {
     const staff = chosenEvidence(input('How many people does the water authority employ?', docs), compose);
     expect(staff?.passages.map((x) => x.fileName)).toEqual(['staff.pdf', 'staff.pdf']);
     expect(chosenEvidence(input('What is the capital city of Peru?', docs), compose)).toBeNull();
-  });
-
-  it('starts a cited passage at the sentence before the first one the answer took from it', () => {
-    const page = p(
-      6,
-      'r.pdf',
-      '38',
-      'Chapter 7: R Miscellanea 38\nThe end of another topic.\n7.10 How do I convert factors to numeric?\n' +
-        'Use as.numeric(as.character(f)) to get the numbers back. In any case, do not call as.numeric() directly.',
-    );
-    const answer = 'Use as.numeric(as.character(f)) to get the numbers back. [6]';
-    expect(startNearAnswer(page, answer).text).toBe(
-      '7.10 How do I convert factors to numeric?\nUse as.numeric(as.character(f)) to get the numbers back.\n' +
-        'In any case, do not call as.numeric() directly.',
-    );
-    // Nothing to cut when the answer starts the passage or its second sentence, or cites another passage.
-    expect(startNearAnswer(page, 'The end of another topic. [6]')).toBe(page);
-    expect(startNearAnswer(page, 'Use as.numeric(as.character(f)) to get the numbers back. [2]')).toBe(page);
-    // Through chosenEvidence: the cited passage is cut, the other chunk of its page is not.
-    const other = p(7, 'r.pdf', '38', 'Chapter 7: R Miscellanea 38\nAnother chunk. More of it. And more.');
-    const out = chosenEvidence(input('q', [other, page]), () => answer);
-    expect(out?.passages.map((x) => x.text.split('\n')[0])).toEqual([
-      '7.10 How do I convert factors to numeric?',
-      'Chapter 7: R Miscellanea 38',
-    ]);
   });
 });

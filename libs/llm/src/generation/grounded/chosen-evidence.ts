@@ -1,7 +1,5 @@
 import type { GenerateInput, Passage } from '../generation.port';
 import { NO_ANSWER_TEXT } from '../generation.port';
-import { segmentText } from '../local/segments';
-import { escapeMarkers } from '../local/text';
 
 /** Which passages a generative answer is written from (LLM_EVIDENCE). */
 export type EvidenceMode = 'chosen' | 'retrieved';
@@ -19,8 +17,7 @@ export type ExtractiveAnswer = (input: GenerateInput) => string;
  *   outside it, by the same rules the extractive answer uses;
  * - otherwise the passages its answer cites, in the order it cites them, each followed by the other
  *   retrieved passages of the same page (a page is split into overlapping chunks, and the sentence the
- *   model needs may sit in the neighbouring one). A cited passage starts at the sentence before the
- *   first one the answer took from it (startNearAnswer). Passages of pages it did not cite are left out:
+ *   model needs may sit in the neighbouring one). Passages of pages it did not cite are left out:
  *   a small model given the top 8 passages cites the wrong document or page far more often than the
  *   extractive choice does, and a shorter prompt is a sooner first token on a CPU.
  *
@@ -53,23 +50,5 @@ export function chosenEvidence(input: GenerateInput, extractive: ExtractiveAnswe
       if (!out.includes(p)) out.push(p);
     }
   }
-  return { answer, passages: out.map((p) => (cited.includes(p) ? startNearAnswer(p, answer) : p)) };
-}
-
-/**
- * The passage from the sentence before the first one `answer` took from it (marked `[p.n]`), to its
- * end. A chunk often starts with a running head, a page number or the end of another topic, and a
- * small model begins its answer by copying the first words it reads ("Chapter 7: R Miscellanea
- * 38."); starting near the answer puts those words where the answer is, and shortens the prompt.
- * The sentence before stays for what it introduces (a FAQ's question, a heading, "for example:").
- */
-export function startNearAnswer(p: Passage, answer: string): Passage {
-  const taken = new Set<string>();
-  for (const m of answer.matchAll(/(.*?)\s*\[(\d+)\]\s*/gs)) {
-    if (Number(m[2]) === p.n) taken.add(m[1].trim());
-  }
-  const segments = segmentText(p.text);
-  const first = segments.findIndex((s) => taken.has(escapeMarkers(s).trim()));
-  if (first < 2) return p;
-  return { ...p, text: segments.slice(first - 1).join('\n') };
+  return { answer, passages: out };
 }
