@@ -3,6 +3,7 @@ import { definitionFocus, LocalGenerator, pieces, questionType, scopeStems } fro
 import { LocalReranker } from './local.reranker';
 import { LocalRewriter, subjectTerms } from './local.rewriter';
 import { localTitle, LocalTitler } from './local.titler';
+import { identifierTokens } from './passage-context';
 import { segmentText } from './segments';
 
 const geometryPage =
@@ -105,6 +106,27 @@ describe('LocalGenerator', () => {
     expect(a.text).toBe(b.text);
     expect(pieces(a.text).length).toBeGreaterThan(1);
     expect(pieces(a.text).join('')).toBe(a.text);
+  });
+
+  it('answers from the sentence that names the compound identifier asked about, not one sharing its words', () => {
+    // Two parameters of one reference whose names share every word: only the whole name tells them apart.
+    const body =
+      'body.margin.top — To specify the size of the top margin of a page.\n' +
+      '<xsl:param name="body.margin.top">0.5in</xsl:param>\nThe body top margin is the distance from the top of the region-before.';
+    const page =
+      'page.margin.top — The top margin of the page.\n<xsl:param name="page.margin.top">0.5in</xsl:param>';
+    const question = 'docbook page.margin.top default';
+    const text = g.compose({
+      question,
+      query: question,
+      history: [],
+      passages: [passage(1, body, 'reference.pdf', '51'), passage(2, page, 'reference.pdf', '52')],
+    });
+    expect(text).toMatch(/^page\.margin\.top — The top margin of the page\. \[2\]/);
+    expect(identifierTokens('Use mnesia:create_table/2, not e.g. 0.5 or well-known; see page.margin.top.')).toEqual([
+      '=mnesia:create_table/2',
+      '=page.margin.top',
+    ]);
   });
 
   it('stops when the signal is aborted', async () => {

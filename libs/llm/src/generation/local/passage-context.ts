@@ -11,9 +11,23 @@ import { contentStems } from '../../analysis/terms';
  */
 export const CONTEXT_WEIGHT = 1;
 
-/** Content stems of a text plus the tokens of its dates. */
+/** Content stems of a text plus the tokens of its dates and its compound identifiers. */
 export function stemsWithDates(text: string): string[] {
-  return [...contentStems(text), ...dateTokens(text)];
+  return [...contentStems(text), ...dateTokens(text), ...identifierTokens(text)];
+}
+
+/** A dotted, colon, underscore or slash compound: `page.margin.top`, `mnesia:create_table/2`, `max_connections`. */
+const COMPOUND = /[\p{L}\p{N}_]+(?:[.:_/][\p{L}\p{N}_]+)+/gu;
+
+/**
+ * Compound identifiers as one token each (`=page.margin.top`), besides their words: a question that
+ * names `page.margin.top` asks about that parameter, and `body.margin.top` shares its words, not
+ * its name.
+ */
+export function identifierTokens(text: string): string[] {
+  return (text.toLowerCase().match(COMPOUND) ?? [])
+    .filter((t) => /\p{L}/u.test(t) && /[\p{L}\p{N}]{2}/u.test(t)) // not `e.g`, `0.5`
+    .map((t) => `=${t}`);
 }
 
 /**
@@ -24,7 +38,7 @@ export function queryStems(text: string): string[] {
   const asked = abbreviateStates(withoutDates(text))
     .replace(HOW_MUCH, ' ')
     .replace(HOW_ATTRIBUTE, (_m, adjective: string) => ` ${ATTRIBUTE_OF[adjective.toLowerCase()]} `);
-  return [...contentStems(asked), ...dateTokens(text)];
+  return [...contentStems(asked), ...dateTokens(text), ...identifierTokens(text)];
 }
 
 /**
