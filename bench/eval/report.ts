@@ -74,7 +74,7 @@ const CORPUS_TITLES: Record<string, string> = {
 };
 const ENGINE_ORDER = ['embedded', 'elasticsearch'];
 
-const f2 = (x: number) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(2));
+export const f2 = (x: number) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(2));
 const sec = (ms?: number) => (ms === undefined || Number.isNaN(ms) ? 'n/a' : `${(ms / 1000).toFixed(1)} s`);
 /** Column label of a run: the engine, with the provider when it is not the extractive one. */
 const label = (r: RunResult) => (r.provider === 'local' ? r.engine : `${r.engine}, ${r.provider}`);
@@ -341,6 +341,14 @@ const AIM_LIST: Aim[] = [
   },
 ];
 
+/**
+ * An aim's measured value as the table shows it: a share that rounds to its aim without reaching
+ * it gets a third decimal (0.847, not "0.85, not met", which would read as a slip).
+ */
+export function shownAimValue(v: number, aim: number, met: boolean, show: (x: number) => string): string {
+  return !met && show === f2 && f2(v) === f2(aim) ? v.toFixed(3) : show(v);
+}
+
 /** Every aim against every run it applies to: the value and whether it is met. */
 function aimsTable(results: RunResult[]): string {
   const rows: string[] = [];
@@ -352,8 +360,9 @@ function aimsTable(results: RunResult[]): string {
       if (v === undefined || Number.isNaN(v)) continue;
       const met = (a.min === undefined || v >= a.min) && (a.max === undefined || v <= a.max);
       const aim = a.min !== undefined ? `>= ${a.show(a.min)}` : `<= ${a.show(a.max!)}`;
+      const shown = shownAimValue(v, a.min ?? a.max!, met, a.show);
       rows.push(
-        `| ${a.issue} | ${r.corpus}${r.sampled ? ` (${r.sampled})` : ''} | ${r.engine} | ${r.provider} | ${a.what} | ${aim} | ${a.show(v)} | ${met ? 'met' : '**not met**'}${r.sampled ? ' (sample: not conclusive)' : ''} |`,
+        `| ${a.issue} | ${r.corpus}${r.sampled ? ` (${r.sampled})` : ''} | ${r.engine} | ${r.provider} | ${a.what} | ${aim} | ${shown} | ${met ? 'met' : '**not met**'}${r.sampled ? ' (sample: not conclusive)' : ''} |`,
       );
     }
   }
