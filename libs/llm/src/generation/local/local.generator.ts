@@ -8,7 +8,13 @@ import {
   Passage,
 } from '../generation.port';
 import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
-import { CONTEXT_WEIGHT, passageContextStems, queryStems, stemsWithDates } from './passage-context';
+import {
+  CONTEXT_WEIGHT,
+  identifierTokens,
+  passageContextStems,
+  queryStems,
+  stemsWithDates,
+} from './passage-context';
 import { segmentText } from './segments';
 import { escapeMarkers } from './text';
 import { questionScope } from '../../analysis/question-scope';
@@ -313,11 +319,13 @@ export class LocalGenerator implements Generator {
       candidates.push(...own);
     });
     if (candidates.length === 0) return NO_ANSWER_TEXT;
+    const named = identifierTokens(input.question);
     const q = weighQuery(
       `${input.question} ${input.query}`,
+      named,
       candidates,
       scopeStems(input.question),
-      new Set(queryStems(input.question)),
+      new Set([...queryStems(input.question), ...named]),
     );
     if (q.total === 0) return NO_ANSWER_TEXT;
 
@@ -436,11 +444,12 @@ export class LocalGenerator implements Generator {
 
 function weighQuery(
   text: string,
+  identifiers: string[],
   candidates: Candidate[],
   scope: Set<string>,
   asked: Set<string>,
 ): WeightedQuery {
-  const order = [...new Set(queryStems(text))];
+  const order = [...new Set([...queryStems(text), ...identifiers])];
   const df = new Map<string, number>(order.map((t) => [t, 0]));
   for (const c of candidates) {
     for (const t of new Set([...c.stems, ...c.context])) if (df.has(t)) df.set(t, (df.get(t) ?? 0) + 1);

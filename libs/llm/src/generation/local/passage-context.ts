@@ -22,7 +22,8 @@ const COMPOUND = /[\p{L}\p{N}_]+(?:[.:_/][\p{L}\p{N}_]+)+/gu;
 /**
  * Compound identifiers as one token each (`=page.margin.top`), besides their words: a question that
  * names `page.margin.top` asks about that parameter, and `body.margin.top` shares its words, not
- * its name.
+ * its name. On the query side only the question's own count (LocalGenerator): a name the
+ * conversation brought in is context, and weighed as a whole it outweighed what the follow-up asks.
  */
 export function identifierTokens(text: string): string[] {
   return (text.toLowerCase().match(COMPOUND) ?? [])
@@ -38,7 +39,7 @@ export function queryStems(text: string): string[] {
   const asked = abbreviateStates(withoutDates(text))
     .replace(HOW_MUCH, ' ')
     .replace(HOW_ATTRIBUTE, (_m, adjective: string) => ` ${ATTRIBUTE_OF[adjective.toLowerCase()]} `);
-  return [...contentStems(asked), ...dateTokens(text), ...identifierTokens(text)];
+  return [...contentStems(asked), ...dateTokens(text)];
 }
 
 /**
