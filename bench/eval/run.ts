@@ -131,9 +131,10 @@ function answerCache(h: Harness, corpus: Corpus, o: EvalOptions): AnswerCache | 
     firstTokenTargetMs: o.provider === 'local-llm' ? cfg.llmFirstTokenTargetMs : undefined,
     flashAttention: o.provider === 'local-llm' ? cfg.llmFlashAttention : undefined,
     maxTokens: cfg.llmMaxAnswerTokens,
+    // With LLM_EVIDENCE=chosen the extractive answerer (local/, analysis/) picks the model's passages.
     code: codeHash(
-      ['grounded', 'llama', 'openai'].map((d) =>
-        path.join(ROOT, 'dist/rag-bench/libs/llm/src/generation', d),
+      ['generation/grounded', 'generation/llama', 'generation/openai', 'generation/local', 'analysis'].map((d) =>
+        path.join(ROOT, 'dist/rag-bench/libs/llm/src', d),
       ),
     ),
   };
