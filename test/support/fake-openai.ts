@@ -98,7 +98,17 @@ const words = (s: string) => s.split(/\s+/).filter(Boolean).length;
 export async function startFakeOpenAi(o: { apiKey?: string } = {}): Promise<FakeOpenAi> {
   const failures: FakeFailure[] = [];
   const sockets = new Set<import('node:net').Socket>();
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // Delays are cleared on close: a slow response a test stopped waiting for (a client timeout)
+  // must not keep the test process alive.
+  const timers = new Set<NodeJS.Timeout>();
+  const sleep = (ms: number) =>
+    new Promise<void>((r) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        r();
+      }, ms);
+      timers.add(t);
+    });
   const fake: FakeOpenAi = {
     url: '',
     calls: [],
@@ -224,6 +234,8 @@ export async function startFakeOpenAi(o: { apiKey?: string } = {}): Promise<Fake
   fake.url = `http://127.0.0.1:${port}/v1`;
   fake.close = () =>
     new Promise<void>((r) => {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
       for (const s of sockets) s.destroy();
       server.close(() => r());
     });
