@@ -133,8 +133,8 @@ function answerCache(h: Harness, corpus: Corpus, o: EvalOptions): AnswerCache | 
     maxTokens: cfg.llmMaxAnswerTokens,
     // With LLM_EVIDENCE=chosen the extractive answerer (local/, analysis/) picks the model's passages.
     code: codeHash(
-      ['generation/grounded', 'generation/llama', 'generation/openai', 'generation/local', 'analysis'].map((d) =>
-        path.join(ROOT, 'dist/rag-bench/libs/llm/src', d),
+      ['generation/grounded', 'generation/llama', 'generation/openai', 'generation/local', 'analysis'].map(
+        (d) => path.join(ROOT, 'dist/rag-bench/libs/llm/src', d),
       ),
     ),
   };

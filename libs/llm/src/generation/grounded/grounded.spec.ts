@@ -71,7 +71,11 @@ describe('CitedAnswerStream', () => {
   });
 
   it('takes a first sentence that is the not-found reply behind a marker for the not-found reply', () => {
-    for (const chunks of [['[1] I don', "'t know."], ["[2] I don't know. [1] Something else."], ['[1]  I don']]) {
+    for (const chunks of [
+      ['[1] I don', "'t know."],
+      ["[2] I don't know. [1] Something else."],
+      ['[1]  I don'],
+    ]) {
       const r = run(chunks);
       expect(r.text).toBe(NO_ANSWER_TEXT);
       expect(r.cited).toBe(false);

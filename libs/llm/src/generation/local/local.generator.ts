@@ -13,7 +13,7 @@ import {
   identifierTokens,
   passageContextStems,
   queryStems,
-  stemsWithDates,
+  textTerms,
 } from './passage-context';
 import { segmentText } from './segments';
 import { escapeMarkers } from './text';
@@ -156,7 +156,7 @@ export function emptyFieldAsked(c: Candidate, q: WeightedQuery): boolean {
   const m = EMPTY_FIELD.exec(c.text);
   if (!m) return false;
   const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
-  return stemsWithDates(m[1]).some(asked) && !stemsWithDates(c.text.slice(m[1].length + 1)).some(asked);
+  return textTerms(m[1]).some(asked) && !textTerms(c.text.slice(m[1].length + 1)).some(asked);
 }
 
 /** A form field answered in the negative (`Amateur Built: No`, `Fire: None`); group 1 is the label's last word. */
@@ -171,7 +171,7 @@ const NEGATIVE_FIELD = /([\p{L}\p{N}]+)\s*:\s*(?:No|None)\b(?!\s*\p{Ll})/gu;
  */
 export function deniedFieldAsked(c: Candidate, q: WeightedQuery): boolean {
   const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
-  for (const m of c.text.matchAll(NEGATIVE_FIELD)) if (stemsWithDates(m[1]).some(asked)) return true;
+  for (const m of c.text.matchAll(NEGATIVE_FIELD)) if (textTerms(m[1]).some(asked)) return true;
   return false;
 }
 
@@ -185,7 +185,7 @@ const BLANK_FORM_LINE = /^(?:\s*\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:)+\s*$/u;
  */
 export function blankFieldAsked(c: Candidate, q: WeightedQuery): boolean {
   if (!BLANK_FORM_LINE.test(c.text)) return false;
-  return stemsWithDates(c.text).some((t) => q.terms.has(t) && !c.context.has(t));
+  return textTerms(c.text).some((t) => q.terms.has(t) && !c.context.has(t));
 }
 
 /** Title or affiliation lines: mostly capitalised words and almost no function words. */
@@ -310,7 +310,7 @@ export class LocalGenerator implements Generator {
         rank,
         index,
         text,
-        stems: stemsWithDates(text),
+        stems: textTerms(text),
         context,
         named: 0,
         score: 0,
@@ -331,7 +331,7 @@ export class LocalGenerator implements Generator {
 
     // The passage that holds the most query weight decides whether the documents cover it at all.
     const coverageOf = new Map(
-      passages.map((p) => [p, covered(q, [...stemsWithDates(p.text), ...passageContextStems(p)]) / q.total]),
+      passages.map((p) => [p, covered(q, [...textTerms(p.text), ...passageContextStems(p)]) / q.total]),
     );
     if (Math.max(...coverageOf.values()) < this.o.minCoverage) return NO_ANSWER_TEXT;
     const proseOf = new Map(passages.map((p) => [p, proseFactor(p.text)]));

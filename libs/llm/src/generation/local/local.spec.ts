@@ -123,10 +123,9 @@ describe('LocalGenerator', () => {
       passages: [passage(1, body, 'reference.pdf', '51'), passage(2, page, 'reference.pdf', '52')],
     });
     expect(text).toMatch(/^page\.margin\.top — The top margin of the page\. \[2\]/);
-    expect(identifierTokens('Use mnesia:create_table/2, not e.g. 0.5 or well-known; see page.margin.top.')).toEqual([
-      '=mnesia:create_table/2',
-      '=page.margin.top',
-    ]);
+    expect(
+      identifierTokens('Use mnesia:create_table/2, not e.g. 0.5 or well-known; see page.margin.top.'),
+    ).toEqual(['=mnesia:create_table/2', '=page.margin.top']);
   });
 
   it('stops when the signal is aborted', async () => {

@@ -11,8 +11,8 @@ import { contentStems } from '../../analysis/terms';
  */
 export const CONTEXT_WEIGHT = 1;
 
-/** Content stems of a text plus the tokens of its dates and its compound identifiers. */
-export function stemsWithDates(text: string): string[] {
+/** The terms of a text as the extractive answerer matches them: content stems, date tokens, compound identifiers. */
+export function textTerms(text: string): string[] {
   return [...contentStems(text), ...dateTokens(text), ...identifierTokens(text)];
 }
 
@@ -63,5 +63,5 @@ const HOW_MUCH = /\bhow (many|much)\b/gi;
 
 /** Stems of a passage's document context (empty without one). */
 export function passageContextStems(p: Passage): Set<string> {
-  return new Set(p.context ? stemsWithDates(p.context) : []);
+  return new Set(p.context ? textTerms(p.context) : []);
 }
