@@ -65,7 +65,10 @@ export class CitedAnswerStream {
   private drain(final: boolean): string {
     let out = '';
     while (this.buf && !this.notFound) {
-      if (!this.started) {
+      // The not-found reply may open the output bare or behind a marker (`[1] I don't know.`, which
+      // the grammar allows; a refusal that cites a passage is no answer): held until it is clear.
+      const firstSentence = this.sentences === 0 && typeof this.current === 'number' && !this.currentHasText;
+      if (!this.started || firstSentence) {
         const t = this.buf.trimStart();
         if (!t) return out;
         if (t.startsWith(NOT_FOUND_REPLY) || (final && NOT_FOUND_REPLY.startsWith(t))) {
@@ -82,19 +85,6 @@ export class CitedAnswerStream {
         this.started = true;
         this.current = this.byLabel.get(Number(marker[1])) ?? null;
         continue;
-      }
-      if (this.sentences === 0 && typeof this.current === 'number' && !this.currentHasText) {
-        // The first sentence may be the not-found reply behind a marker (`[1] I don't know.`): the
-        // grammar allows it, and a refusal that cites a passage is no answer. Held until it is
-        // clear, then taken as the not-found reply.
-        const t = this.buf.trimStart();
-        if (t.startsWith(NOT_FOUND_REPLY) || (final && t && NOT_FOUND_REPLY.startsWith(t))) {
-          this.current = undefined;
-          this.notFound = true;
-          out += this.emit(this.notFoundText);
-          break;
-        }
-        if (!final && NOT_FOUND_REPLY.startsWith(t)) return out;
       }
       if (PARTIAL_MARKER.test(this.buf)) {
         if (final) break;
