@@ -1,6 +1,7 @@
 import type { ChunkRecord } from '@docqa/search';
 import { Chunk, chunkPages, ChunkOptions, DEFAULT_CHUNKING } from './chunker';
 import { DocumentContext, documentContext, embeddingText } from './document-context';
+import { withoutRunningLines } from './running-lines';
 import { chunkSections } from './sections';
 
 /** A chunk with the section it falls under and the text the embedder gets. */
@@ -33,8 +34,10 @@ export function prepareDocument(
     title: doc.title,
     pages: doc.pages.map((p) => p.text),
   });
-  const chunks = chunkPages(doc.pages, o);
-  const sections = chunkSections(doc.pages, chunks);
+  // Running headers and footers are noise in a chunk; the context above still counts them.
+  const body = withoutRunningLines(doc.pages);
+  const chunks = chunkPages(body, o);
+  const sections = chunkSections(body, chunks);
   return {
     context,
     chunks: chunks.map((c, i) => ({
