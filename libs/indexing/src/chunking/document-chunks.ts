@@ -1,6 +1,7 @@
 import type { ChunkRecord } from '@docqa/search';
 import { Chunk, chunkPages, ChunkOptions, DEFAULT_CHUNKING } from './chunker';
 import { DocumentContext, documentContext, embeddingText } from './document-context';
+import { joinHyphenatedWords } from './hyphenation';
 import { withoutRunningLines } from './running-lines';
 import { chunkSections } from './sections';
 
@@ -34,8 +35,9 @@ export function prepareDocument(
     title: doc.title,
     pages: doc.pages.map((p) => p.text),
   });
-  // Running headers and footers are noise in a chunk; the context above still counts them.
-  const body = withoutRunningLines(doc.pages);
+  // Running headers and footers are noise in a chunk; the context above still counts them. Words
+  // broken at a line end are joined where the document writes them whole.
+  const body = joinHyphenatedWords(withoutRunningLines(doc.pages));
   const chunks = chunkPages(body, o);
   const sections = chunkSections(body, chunks);
   return {
