@@ -13,17 +13,17 @@ import { cleanPageText } from './chunker';
 const EDGE_LINES = 2;
 /** A running line is longer than nothing and shorter than a sentence of body text. */
 const MAX_RUNNING_CHARS = 120;
-/** Pages an edge line must repeat on (digits aside) to be a running line. */
+/** Pages an edge line must stand on (its page number aside) to be a running line. */
 export const MIN_RUNNING_PAGES = 3;
 
 /**
- * What a running line keeps from page to page: its words without the numbers (a page number, a
- * chapter's page range), lower case. Lone roman numerals are front-matter page numbers.
+ * What a running line keeps from page to page: its words without the numbers (a page number),
+ * lower case. A lone roman numeral (a front-matter page number) is `%`.
  */
 export function runningKey(line: string): string {
   return line
     .toLowerCase()
-    .replace(/^\s*[ivxlc]+\s*$/, '#')
+    .replace(/^\s*[ivxlc]+\s*$/, '%')
     .replace(/\d+/g, '#')
     .replace(/\s+/g, ' ')
     .trim();
@@ -48,26 +48,21 @@ function edgeIndexes(lines: readonly string[]): number[] {
 export function withoutRunningLines<P extends { text: string }>(pages: readonly P[]): P[] {
   if (pages.length < MIN_RUNNING_PAGES) return [...pages];
   const split = pages.map((p) => cleanPageText(p.text).split('\n'));
-  const pagesWith = new Map<string, number>();
-  for (const lines of split) {
-    const keys = new Set(
-      edgeIndexes(lines)
-        .map((i) => lines[i].trim())
-        .filter((l) => l.length > 0 && l.length <= MAX_RUNNING_CHARS)
-        .map(runningKey),
-    );
-    for (const k of keys) pagesWith.set(k, (pagesWith.get(k) ?? 0) + 1);
-  }
-  const runs = (line: string | undefined) => {
-    const l = line?.trim() ?? '';
-    return (
-      l.length > 0 &&
-      l.length <= MAX_RUNNING_CHARS &&
-      (pagesWith.get(runningKey(l)) ?? 0) >= MIN_RUNNING_PAGES
-    );
-  };
-  return pages.map((p, pi) => {
-    const lines = split[pi];
+  const byKey = new Map<string, Occurrence[]>();
+  split.forEach((lines, page) => {
+    for (const i of edgeIndexes(lines)) {
+      const line = lines[i].trim();
+      if (line.length === 0 || line.length > MAX_RUNNING_CHARS) continue;
+      const key = runningKey(line);
+      byKey.set(key, [...(byKey.get(key) ?? []), { page, line, numbers: numbersOf(line) }]);
+    }
+  });
+  const running = new Set<string>();
+  for (const occurrences of byKey.values())
+    for (const o of runningOccurrences(occurrences)) running.add(`${o.page}\u0000${o.line}`);
+  return pages.map((p, page) => {
+    const lines = split[page];
+    const runs = (line: string) => running.has(`${page}\u0000${line.trim()}`);
     let from = 0;
     let to = lines.length;
     while (from < Math.min(EDGE_LINES, to) && runs(lines[from])) from++;
@@ -76,4 +71,35 @@ export function withoutRunningLines<P extends { text: string }>(pages: readonly 
     const kept = lines.slice(from, to).join('\n').trim();
     return kept ? { ...p, text: kept } : p;
   });
+}
+
+/** An edge line of a page, with its numbers. */
+interface Occurrence {
+  page: number;
+  line: string;
+  numbers: number[];
+}
+
+const numbersOf = (line: string) => (line.match(/\d+/g) ?? []).map(Number);
+
+/**
+ * The occurrences of one line shape (its runningKey) that are a running line: on at least
+ * MIN_RUNNING_PAGES pages, with the same numbers every time (`NYC08CA055`, `Volume 28`) except at
+ * most one, the page number, which follows the physical page at a fixed offset (printed page 29 on
+ * the 33rd page). A total or a table row at a page's foot (`Subtotal 1,204 9,877`, `Items: 5`) has
+ * the shape but not these numbers, and stays.
+ */
+function runningOccurrences(occurrences: readonly Occurrence[]): Occurrence[] {
+  if (new Set(occurrences.map((o) => o.page)).size < MIN_RUNNING_PAGES) return [];
+  const first = occurrences[0].numbers;
+  const varying = first.map((_, i) => i).filter((i) => occurrences.some((o) => o.numbers[i] !== first[i]));
+  if (varying.length === 0) return [...occurrences];
+  if (varying.length > 1) return [];
+  const at = varying[0];
+  const byOffset = new Map<number, Occurrence[]>();
+  for (const o of occurrences) {
+    const offset = o.numbers[at] - o.page;
+    byOffset.set(offset, [...(byOffset.get(offset) ?? []), o]);
+  }
+  return [...byOffset.values()].filter((g) => new Set(g.map((o) => o.page)).size >= MIN_RUNNING_PAGES).flat();
 }
