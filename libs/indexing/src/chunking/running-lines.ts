@@ -40,10 +40,10 @@ function edgeIndexes(lines: readonly string[]): number[] {
 
 /**
  * The pages with the running lines at their edges removed (the cleaned text of chunkPages:
- * collapsed spaces, line breaks kept). A line runs when, digits aside, it stands among the first or
- * last EDGE_LINES lines of at least MIN_RUNNING_PAGES pages. Lines are removed from the edges
- * inwards only, so a repeated line inside the body (a table's header row) stays. A page that would
- * be left empty keeps its text.
+ * collapsed spaces, line breaks kept). A line runs when it stands among the first or last
+ * EDGE_LINES lines of at least MIN_RUNNING_PAGES pages with the same words and the numbers of a
+ * running line (runningOccurrences). Lines are removed from the edges inwards only, so a repeated
+ * line inside the body (a table's header row) stays. A page that would be left empty keeps its text.
  */
 export function withoutRunningLines<P extends { text: string }>(pages: readonly P[]): P[] {
   if (pages.length < MIN_RUNNING_PAGES) return [...pages];
@@ -54,7 +54,10 @@ export function withoutRunningLines<P extends { text: string }>(pages: readonly 
       const line = lines[i].trim();
       if (line.length === 0 || line.length > MAX_RUNNING_CHARS) continue;
       const key = runningKey(line);
-      byKey.set(key, [...(byKey.get(key) ?? []), { page, line, numbers: numbersOf(line) }]);
+      const occurrence = { page, line, numbers: numbersOf(line) };
+      const known = byKey.get(key);
+      if (known) known.push(occurrence);
+      else byKey.set(key, [occurrence]);
     }
   });
   const running = new Set<string>();
@@ -99,7 +102,9 @@ function runningOccurrences(occurrences: readonly Occurrence[]): Occurrence[] {
   const byOffset = new Map<number, Occurrence[]>();
   for (const o of occurrences) {
     const offset = o.numbers[at] - o.page;
-    byOffset.set(offset, [...(byOffset.get(offset) ?? []), o]);
+    const group = byOffset.get(offset);
+    if (group) group.push(o);
+    else byOffset.set(offset, [o]);
   }
   return [...byOffset.values()].filter((g) => new Set(g.map((o) => o.page)).size >= MIN_RUNNING_PAGES).flat();
 }
