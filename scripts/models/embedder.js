@@ -30,7 +30,7 @@ const WHEEL = {
 /** bert2onnx.py's outputs with the pinned tools are byte-for-byte reproducible. */
 const ONNX_SHA256 = '224e53a71cf5c188e1850c47542325ba1aa03ad1be597c327928e8474cd18b71';
 /** The same graph with int8 weights and integer GEMMs (`bert2onnx.py --int8`; docs/models.md). */
-const INT8_ONNX_SHA256 = '3c5ee12ea33112c9164b9d8dfcd8a5fe2214d34cf9ee54cc8d798bdf68962ebc';
+const INT8_ONNX_SHA256 = '044272e091353024b10a9bbb8660deb91fce5fd50447811466f3adc5832923d6';
 /** The model files the converter writes, with their pinned sha256 and the converter's flags. */
 const GRAPHS = {
   'model.onnx': { sha256: ONNX_SHA256, flags: [] },

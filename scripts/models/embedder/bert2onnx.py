@@ -103,17 +103,34 @@ def build(model_dir, int8=False):
 
     for i in range(layers):
         p = f"encoder.layer.{i}"
-        # onnxruntime's fused attention (com.microsoft.MultiHeadAttention, CPU kernel): Q, K, V
-        # [B, S, hidden] in, context [B, S, hidden] out, softmax(QK^T / sqrt(head_dim) + bias) V per
-        # head; the key padding mask adds mask_filter_value where it is 0. It gives the same floats
-        # as the plain ops (Reshape/Transpose/MatMul/Add/Softmax) and saves their transposes and the
-        # [B, heads, S, S] mask add: about 4 % more chunks/s (docs/benchmarks/embedder.md).
-        context = g.node("MultiHeadAttention", [
-            linear(x, f"{p}.attention.self.query"),
-            linear(x, f"{p}.attention.self.key"),
-            linear(x, f"{p}.attention.self.value"),
-            "", mask_i32,
-        ], domain="com.microsoft", num_heads=heads, mask_filter_value=-10000.0)
+        q, k, v = (f"{p}.attention.self.{n}" for n in ("query", "key", "value"))
+        if int8:
+            # onnxruntime's quantized attention (com.microsoft.QAttention, CPU kernel): one integer
+            # GEMM for Q, K and V together ([hidden, 3 x hidden] weights, per-column scales), then
+            # softmax(QK^T / sqrt(head_dim) + mask) V per head, context [B, S, hidden] out; a 0 in
+            # the mask adds -10000 to that key's scores (the original BERT value). The columns and
+            # their scales are those of the three separate Linear layers, so it gives the same
+            # floats as the three GEMMs and MultiHeadAttention below, about 3-6 % sooner
+            # (docs/benchmarks/embedder.md).
+            wq, scale = quantize_columns(
+                np.concatenate([weights[f"{n}.weight"] for n in (q, k, v)], axis=0).T.astype(np.float32))
+            bias = g.init(f"{p}.attention.self.qkv.bias", np.concatenate([weights[f"{n}.bias"] for n in (q, k, v)]))
+            xq, xs, xz = g.multi("DynamicQuantizeLinear", [x], 3)
+            context = g.node("QAttention", [
+                xq, g.init(f"{p}.attention.self.qkv.weight_q", wq), bias, xs,
+                g.init(f"{p}.attention.self.qkv.weight_scale", scale), mask_i32, xz,
+            ], domain="com.microsoft", num_heads=heads)
+        else:
+            # onnxruntime's fused attention (com.microsoft.MultiHeadAttention, CPU kernel): Q, K, V
+            # [B, S, hidden] in, context [B, S, hidden] out, softmax(QK^T / sqrt(head_dim) + bias) V
+            # per head; the key padding mask adds mask_filter_value where it is 0. It gives the same
+            # floats as the plain ops (Reshape/Transpose/MatMul/Add/Softmax) and saves their
+            # transposes and the [B, heads, S, S] mask add (docs/benchmarks/embedder.md). The fp32
+            # graph keeps the separate Q, K, V GEMMs: onnxruntime's fp32 Attention op sums them in
+            # another order (differences of 1e-7), and fp32 is not the default where int8 runs.
+            context = g.node("MultiHeadAttention", [
+                linear(x, q), linear(x, k), linear(x, v), "", mask_i32,
+            ], domain="com.microsoft", num_heads=heads, mask_filter_value=-10000.0)
         x = layer_norm(g.node("Add", [linear(context, f"{p}.attention.output.dense"), x]), f"{p}.attention.output.LayerNorm")
         inner = linear(x, f"{p}.intermediate.dense")
         # exact GELU: 0.5 * t * (1 + erf(t / sqrt(2)))
@@ -143,7 +160,7 @@ def build(model_dir, int8=False):
         g.initializers,
     )
     # opset 17 has LayerNormalization; IR 8 is read by every onnxruntime since 1.11; com.microsoft 1
-    # is onnxruntime's contrib domain (MultiHeadAttention, in every CPU build since 1.13)
+    # is onnxruntime's contrib domain (MultiHeadAttention and QAttention, in every CPU build since 1.13)
     model = helper.make_model(
         graph,
         opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)],
