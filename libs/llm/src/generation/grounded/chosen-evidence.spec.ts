@@ -1,6 +1,7 @@
 import { GenerateInput, NO_ANSWER_TEXT, Passage } from '../generation.port';
 import { LocalGenerator } from '../local/local.generator';
-import { chosenEvidence } from './chosen-evidence';
+import { chosenEvidence, extractiveHint } from './chosen-evidence';
+import type { PromptPassage } from './grounded-prompt';
 
 const p = (n: number, fileName: string, pageNumber: string, text: string): Passage => ({
   n,
@@ -50,5 +51,46 @@ describe('chosenEvidence', () => {
     const staff = chosenEvidence(input('How many people does the water authority employ?', docs), compose);
     expect(staff?.passages.map((x) => x.fileName)).toEqual(['staff.pdf', 'staff.pdf']);
     expect(chosenEvidence(input('What is the capital city of Peru?', docs), compose)).toBeNull();
+  });
+});
+
+describe('extractiveHint', () => {
+  const shown = (label: number, n: number): PromptPassage => ({
+    label,
+    n,
+    fileName: 'a.pdf',
+    pageNumber: String(n),
+    text: `passage ${n}`,
+  });
+
+  it('writes each sentence of the extractive answer behind the prompt label of its passage', () => {
+    // passages 7 and 3 of the retrieval are [1] and [2] in the prompt
+    const passages = [shown(1, 7), shown(2, 3)];
+    expect(extractiveHint('The default is 12pt. [3] Use\n  the draft option. [7]', passages)).toBe(
+      '[2] The default is 12pt. [1] Use the draft option.',
+    );
+  });
+
+  it('ends every sentence with a full stop, so a copied sentence never runs into the next marker', () => {
+    const passages = [shown(1, 4), shown(2, 5)];
+    expect(
+      extractiveHint(
+        'The outer product is formed by the operator %o%: [4] > ab <- a %o% b [4] Done! [5]',
+        passages,
+      ),
+    ).toBe('[1] The outer product is formed by the operator %o%. [1] > ab <- a %o% b. [2] Done!');
+    expect(extractiveHint('It says “stop.” [4]', passages)).toBe('[1] It says “stop.”');
+  });
+
+  it('drops sentences of passages the prompt left out, and is empty when none is shown', () => {
+    expect(extractiveHint('Kept. [3] Cut by the budget. [9]', [shown(1, 3)])).toBe('[1] Kept.');
+    expect(extractiveHint('Cut by the budget. [9]', [shown(1, 3)])).toBe('');
+    expect(extractiveHint('No marker at all.', [shown(1, 3)])).toBe('');
+  });
+
+  it('keeps escaped numbers of the text, which are no markers', () => {
+    expect(extractiveHint('See note (2) of the table. [4]', [shown(1, 4)])).toBe(
+      '[1] See note (2) of the table.',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import type { GenerateInput, Passage } from '../generation.port';
+import type { PromptPassage } from './grounded-prompt';
 import { NO_ANSWER_TEXT } from '../generation.port';
 
 /** Which passages a generative answer is written from (LLM_EVIDENCE). */
@@ -51,4 +52,22 @@ export function chosenEvidence(input: GenerateInput, extractive: ExtractiveAnswe
     }
   }
   return { answer, passages: out };
+}
+
+/**
+ * The extractive answer's sentences as the local model's prompt shows them, each behind the
+ * prompt label of the passage it came from, in the answer's own format (`[2] The default is
+ * 12pt. [1] ...`); sentences of passages the prompt left out are dropped. Each ends with a full
+ * stop (a closing colon becomes one): the answer grammar starts a sentence only after one, so a
+ * model copying a sentence that ends otherwise would run into the next one's marker.
+ */
+export function extractiveHint(answer: string, passages: readonly PromptPassage[]): string {
+  const out: string[] = [];
+  for (const m of answer.matchAll(/([^]*?)\s*\[(\d+)\]\s*/g)) {
+    const sentence = m[1].replace(/\s+/g, ' ').trim().replace(/\s*:$/, '.');
+    const p = passages.find((x) => x.n === Number(m[2]));
+    if (p && sentence)
+      out.push(`[${p.label}] ${/[.!?]["'”’)]?$/.test(sentence) ? sentence : `${sentence}.`}`);
+  }
+  return out.join(' ');
 }
