@@ -63,34 +63,25 @@ describe('extractiveHint', () => {
     text: `passage ${n}`,
   });
 
-  it('writes each sentence of the extractive answer behind the prompt label of its passage', () => {
-    // passages 7 and 3 of the retrieval are [1] and [2] in the prompt
-    const passages = [shown(1, 7), shown(2, 3)];
-    expect(extractiveHint('The default is 12pt. [3] Use\n  the draft option. [7]', passages)).toBe(
-      '[2] The default is 12pt. [1] Use the draft option.',
+  it('names the prompt labels of the passages the extractive answer cites, in its order', () => {
+    // passages 7, 3 and 5 of the retrieval are [1], [2] and [3] in the prompt
+    const passages = [shown(1, 7), shown(2, 3), shown(3, 5)];
+    expect(extractiveHint('The default is 12pt. [3]', passages)).toBe('passage [2]');
+    expect(
+      extractiveHint('The default is 12pt. [3] Set it with\n  the draft option. [7] Again. [3]', passages),
+    ).toBe('passages [2] and [1]');
+    expect(extractiveHint('One. [5] Two. [3] Three. [7]', passages)).toBe('passages [3], [2] and [1]');
+  });
+
+  it('quotes none of the answer: the model is told where to look, not what to write', () => {
+    expect(extractiveHint('The default value of outputtemplate is %j.%c. [3]', [shown(1, 3)])).not.toMatch(
+      /outputtemplate/,
     );
   });
 
-  it('ends every sentence with a full stop, so a copied sentence never runs into the next marker', () => {
-    const passages = [shown(1, 4), shown(2, 5)];
-    expect(
-      extractiveHint(
-        'The outer product is formed by the operator %o%: [4] > ab <- a %o% b [4] Done! [5]',
-        passages,
-      ),
-    ).toBe('[1] The outer product is formed by the operator %o%. [1] > ab <- a %o% b. [2] Done!');
-    expect(extractiveHint('It says “stop.” [4]', passages)).toBe('[1] It says “stop.”');
-  });
-
-  it('drops sentences of passages the prompt left out, and is empty when none is shown', () => {
-    expect(extractiveHint('Kept. [3] Cut by the budget. [9]', [shown(1, 3)])).toBe('[1] Kept.');
+  it('skips passages the prompt left out, and is empty when none is shown', () => {
+    expect(extractiveHint('Kept. [3] Cut by the budget. [9]', [shown(1, 3)])).toBe('passage [1]');
     expect(extractiveHint('Cut by the budget. [9]', [shown(1, 3)])).toBe('');
     expect(extractiveHint('No marker at all.', [shown(1, 3)])).toBe('');
-  });
-
-  it('keeps escaped numbers of the text, which are no markers', () => {
-    expect(extractiveHint('See note (2) of the table. [4]', [shown(1, 4)])).toBe(
-      '[1] See note (2) of the table.',
-    );
   });
 });

@@ -55,19 +55,19 @@ export function chosenEvidence(input: GenerateInput, extractive: ExtractiveAnswe
 }
 
 /**
- * The extractive answer's sentences as the local model's prompt shows them, each behind the
- * prompt label of the passage it came from, in the answer's own format (`[2] The default is
- * 12pt. [1] ...`); sentences of passages the prompt left out are dropped. Each ends with a full
- * stop (a closing colon becomes one): the answer grammar starts a sentence only after one, so a
- * model copying a sentence that ends otherwise would run into the next one's marker.
+ * Where the extractive answer found its answer, as the local model's prompt names it: the prompt
+ * labels of the passages it cites, in its order (`passage [2]`, `passages [2] and [1]`); passages
+ * the prompt left out are skipped, and it is empty when none is shown. Only the place, not the
+ * sentences: quoted, they were copied word for word (docs/decisions.md).
  */
 export function extractiveHint(answer: string, passages: readonly PromptPassage[]): string {
-  const out: string[] = [];
-  for (const m of answer.matchAll(/([^]*?)\s*\[(\d+)\]\s*/g)) {
-    const sentence = m[1].replace(/\s+/g, ' ').trim().replace(/\s*:$/, '.');
-    const p = passages.find((x) => x.n === Number(m[2]));
-    if (p && sentence)
-      out.push(`[${p.label}] ${/[.!?]["'”’)]?$/.test(sentence) ? sentence : `${sentence}.`}`);
+  const labels: number[] = [];
+  for (const m of answer.matchAll(/\[(\d+)\]/g)) {
+    const p = passages.find((x) => x.n === Number(m[1]));
+    if (p && !labels.includes(p.label)) labels.push(p.label);
   }
-  return out.join(' ');
+  const named = labels.map((l) => `[${l}]`);
+  if (named.length === 0) return '';
+  if (named.length === 1) return `passage ${named[0]}`;
+  return `passages ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;
 }

@@ -35,7 +35,7 @@ const MAX_DOCUMENTS_PER_ANSWER = 6;
  */
 export const MIN_TIMED_PASSAGE_TOKENS = 200;
 
-/** Tokens of the prompt besides passages and question: the chat template's, and a list answer's hint. */
+/** Tokens of the prompt besides passages and question: the chat template's, and a list answer's hint or a single answer's pointer. */
 const PROMPT_FRAME_TOKENS = 40;
 
 export interface LlamaGeneratorOptions {
@@ -60,9 +60,9 @@ export interface LlamaGeneratorOptions {
 
 /**
  * Answers with the local GGUF model (node-llama-cpp), by default from the passages the extractive
- * answerer chose (LLM_EVIDENCE, chosenEvidence), with that answerer's sentences quoted after the
- * question (extractiveHint): a 1.5B model shown only the passages often copied a sentence near the
- * answer, or cited the other of two passages (docs/decisions.md). The passages are cut to the token budget
+ * answerer chose (LLM_EVIDENCE, chosenEvidence), told after the question which of them that
+ * answerer found the answer in (extractiveHint): shown only the passages, a 1.5B model often cited
+ * the other of two (docs/decisions.md). The passages are cut to the token budget
  * (counted with the model's own tokenizer), and a GBNF grammar constrains the output: either the
  * not-found reply or up to three sentences, each starting with `[k]` for one of the passages in
  * the prompt. CitedAnswerStream moves each marker behind its sentence and maps it to the passage's
@@ -99,13 +99,11 @@ export class LlamaGenerator implements Generator {
     input: GenerateInput,
     countTokens: (text: string) => number,
     documents: number,
-    hintText: string,
   ): number {
     const target = this.o.firstTokenTargetMs;
     const timed = target ? this.runtime.promptRate.tokensWithin(target) : undefined;
     if (timed === undefined) return this.o.promptTokenBudget;
-    const rest =
-      countTokens(answerUserPrompt(input, [])) + (hintText ? countTokens(hintText) : 0) + PROMPT_FRAME_TOKENS;
+    const rest = countTokens(answerUserPrompt(input, [])) + PROMPT_FRAME_TOKENS;
     const floor = MIN_TIMED_PASSAGE_TOKENS * Math.max(1, documents);
     return Math.min(this.o.promptTokenBudget, Math.max(floor, timed - rest));
   }
@@ -129,15 +127,11 @@ export class LlamaGenerator implements Generator {
         // each chosen document gets its share of the prompt and one sentence citing it
         // (perDocumentGrammar).
         const perDocument = !!chosen && questionScope(input.question) !== 'single';
-        // A single answer from the extractive choice is shown that choice's sentences after the
-        // question (extractiveHint), read within the same time target as the passages.
-        const hinted = chosen && !perDocument ? chosen.answer : '';
         const budget: PassageBudget = {
           budgetTokens: this.passageBudget(
             input,
             m.countTokens,
             perDocument ? passagesByDocument(evidence, MAX_DOCUMENTS_PER_ANSWER).length : 1,
-            hinted,
           ),
           countTokens: m.countTokens,
           query: `${input.question} ${input.query}`,
@@ -160,11 +154,12 @@ export class LlamaGenerator implements Generator {
             autoDisposeSequence: false,
           });
           try {
-            const closest = hinted && !documents ? extractiveHint(hinted, passages) : '';
+            // A single answer from the extractive choice: where that choice found it (extractiveHint).
+            const pointer = chosen && !documents ? extractiveHint(chosen.answer, passages) : '';
             const hint = documents
               ? `\n(The passages come from ${documents.length} documents: write one sentence about each, in the order given.)`
-              : closest
-                ? `\n(Closest match: ${closest})`
+              : pointer
+                ? `\n(The answer is most likely in ${pointer}.)`
                 : '';
             promptStart = performance.now();
             await session.prompt(answerUserPrompt(input, passages) + hint, {
