@@ -62,26 +62,30 @@ describe('extractiveHint', () => {
     pageNumber: String(n),
     text: `passage ${n}`,
   });
+  // the retrieved passages the extractive answers below cite from
+  const retrieved = [3, 4, 5, 7, 9].map((n) => p(n, 'a.pdf', String(n), `passage ${n}`));
+  const hint = (answer: string, prompt: PromptPassage[]) =>
+    extractiveHint(chosenEvidence(input('q', retrieved), () => answer)?.cited ?? [], prompt);
 
   it('names the prompt labels of the passages the extractive answer cites, in its order', () => {
     // passages 7, 3 and 5 of the retrieval are [1], [2] and [3] in the prompt
     const passages = [shown(1, 7), shown(2, 3), shown(3, 5)];
-    expect(extractiveHint('The default is 12pt. [3]', passages)).toBe('passage [2]');
-    expect(
-      extractiveHint('The default is 12pt. [3] Set it with\n  the draft option. [7] Again. [3]', passages),
-    ).toBe('passages [2] and [1]');
-    expect(extractiveHint('One. [5] Two. [3] Three. [7]', passages)).toBe('passages [3], [2] and [1]');
+    expect(hint('The default is 12pt. [3]', passages)).toBe('passage [2]');
+    expect(hint('The default is 12pt. [3] Set it with\n  the draft option. [7] Again. [3]', passages)).toBe(
+      'passages [2] and [1]',
+    );
+    expect(hint('One. [5] Two. [3] Three. [7]', passages)).toBe('passages [3], [2] and [1]');
   });
 
   it('quotes none of the answer: the model is told where to look, not what to write', () => {
-    expect(extractiveHint('The default value of outputtemplate is %j.%c. [3]', [shown(1, 3)])).not.toMatch(
+    expect(hint('The default value of outputtemplate is %j.%c. [3]', [shown(1, 3)])).not.toMatch(
       /outputtemplate/,
     );
   });
 
   it('skips passages the prompt left out, and is empty when none is shown', () => {
-    expect(extractiveHint('Kept. [3] Cut by the budget. [9]', [shown(1, 3)])).toBe('passage [1]');
-    expect(extractiveHint('Cut by the budget. [9]', [shown(1, 3)])).toBe('');
-    expect(extractiveHint('No marker at all.', [shown(1, 3)])).toBe('');
+    expect(hint('Kept. [3] Cut by the budget. [9]', [shown(1, 3)])).toBe('passage [1]');
+    expect(hint('Cut by the budget. [9]', [shown(1, 3)])).toBe('');
+    expect(hint('No marker at all.', [shown(1, 3)])).toBe('');
   });
 });

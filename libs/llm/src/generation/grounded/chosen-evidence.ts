@@ -31,6 +31,8 @@ export interface ChosenEvidence {
   /** The extractive answer (with `[n]` markers): the answer when the model writes the not-found reply. */
   answer: string;
   passages: Passage[];
+  /** The passages the extractive answer cites, in its order (the first of each page in `passages`). */
+  cited: Passage[];
 }
 
 export function chosenEvidence(input: GenerateInput, extractive: ExtractiveAnswer): ChosenEvidence | null {
@@ -51,22 +53,21 @@ export function chosenEvidence(input: GenerateInput, extractive: ExtractiveAnswe
       if (!out.includes(p)) out.push(p);
     }
   }
-  return { answer, passages: out };
+  return { answer, passages: out, cited };
 }
 
 /**
  * Where the extractive answer found its answer, as the local model's prompt names it: the prompt
- * labels of the passages it cites, in its order (`passage [2]`, `passages [2] and [1]`); passages
- * the prompt left out are skipped, and it is empty when none is shown. Only the place, not the
- * sentences: quoted, they were copied word for word (docs/decisions.md).
+ * labels of the passages it cites (ChosenEvidence.cited), in its order (`passage [2]`,
+ * `passages [2] and [1]`); passages the prompt left out are skipped, and it is empty when none is
+ * shown. Only the place, not the sentences: quoted, they were copied word for word
+ * (docs/decisions.md).
  */
-export function extractiveHint(answer: string, passages: readonly PromptPassage[]): string {
-  const labels: number[] = [];
-  for (const m of answer.matchAll(/\[(\d+)\]/g)) {
-    const p = passages.find((x) => x.n === Number(m[1]));
-    if (p && !labels.includes(p.label)) labels.push(p.label);
-  }
-  const named = labels.map((l) => `[${l}]`);
+export function extractiveHint(
+  cited: readonly Pick<Passage, 'n'>[],
+  passages: readonly PromptPassage[],
+): string {
+  const named = cited.flatMap((c) => passages.filter((p) => p.n === c.n).map((p) => `[${p.label}]`));
   if (named.length === 0) return '';
   if (named.length === 1) return `passage ${named[0]}`;
   return `passages ${named.slice(0, -1).join(', ')} and ${named[named.length - 1]}`;

@@ -35,7 +35,10 @@ const MAX_DOCUMENTS_PER_ANSWER = 6;
  */
 export const MIN_TIMED_PASSAGE_TOKENS = 200;
 
-/** Tokens of the prompt besides passages and question: the chat template's, and a list answer's hint or a single answer's pointer. */
+/**
+ * Tokens of the prompt besides passages and question: the chat template's, and a list answer's hint
+ * or a single answer's pointer (extractiveHint).
+ */
 const PROMPT_FRAME_TOKENS = 40;
 
 export interface LlamaGeneratorOptions {
@@ -155,7 +158,7 @@ export class LlamaGenerator implements Generator {
           });
           try {
             // A single answer from the extractive choice: where that choice found it (extractiveHint).
-            const pointer = chosen && !documents ? extractiveHint(chosen.answer, passages) : '';
+            const pointer = chosen && !documents ? extractiveHint(chosen.cited, passages) : '';
             const hint = documents
               ? `\n(The passages come from ${documents.length} documents: write one sentence about each, in the order given.)`
               : pointer
