@@ -17,12 +17,16 @@ import { cleanPageText } from './chunker';
 const BROKEN = /(?<!\p{L})(\p{L}+)-\n(\p{Ll}+)/gu;
 const WORD = /\p{L}{2,}/gu;
 
-/** The text with its broken words cut out (each replaced by a space). */
-function withoutBroken(text: string, breaks: readonly RegExpMatchArray[]): string {
+/** The text with each broken word replaced by what `replace` gives for it. */
+function spliced(
+  text: string,
+  breaks: readonly RegExpMatchArray[],
+  replace: (b: RegExpMatchArray) => string,
+): string {
   let out = '';
   let at = 0;
   for (const b of breaks) {
-    out += `${text.slice(at, b.index)} `;
+    out += text.slice(at, b.index) + replace(b);
     at = b.index! + b[0].length;
   }
   return out + text.slice(at);
@@ -45,19 +49,12 @@ export function joinHyphenatedWords<P extends { text: string }>(pages: readonly 
   const texts = pages.map((p) => cleanPageText(p.text));
   const breaks = texts.map((t) => (t.includes('-\n') ? [...t.matchAll(BROKEN)] : []));
   if (breaks.every((b) => b.length === 0)) return [...pages];
-  const words = vocabulary(texts.map((t, i) => withoutBroken(t, breaks[i])));
-  return pages.map((p, i) => {
-    const text = texts[i];
-    let out = '';
-    let at = 0;
-    let joined = false;
-    for (const b of breaks[i]) {
-      const word = `${b[1]}${b[2]}`;
-      const join = words.has(word.toLowerCase());
-      joined ||= join;
-      out += text.slice(at, b.index) + (join ? word : b[0]);
-      at = b.index! + b[0].length;
-    }
-    return joined ? { ...p, text: out + text.slice(at) } : p;
-  });
+  // the vocabulary leaves the broken fragments out (each cut to a space)
+  const words = vocabulary(texts.map((t, i) => spliced(t, breaks[i], () => ' ')));
+  const joins = (b: RegExpMatchArray) => words.has(`${b[1]}${b[2]}`.toLowerCase());
+  return pages.map((p, i) =>
+    breaks[i].some(joins)
+      ? { ...p, text: spliced(texts[i], breaks[i], (b) => (joins(b) ? `${b[1]}${b[2]}` : b[0])) }
+      : p,
+  );
 }
