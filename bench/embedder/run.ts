@@ -5,7 +5,8 @@
  *   npm run bench:embedder
  *   BENCH_VARIANTS=fp32:b8:t2,int8:b8:t2 BENCH_ROUNDS=3 npm run bench:embedder
  *   BENCH_SCIFACT=1 npm run bench:embedder        (also SciFact nDCG@10 per precision)
- * A variant is precision:bN:tN[:ungrouped] (batch size, intra-op threads, no length grouping).
+ * A variant is precision:bN:tN[:sN][:ungrouped] (batch size, intra-op threads per session,
+ * sessions embedding batches at once (default 1), no length grouping).
  * Writes bench/embedder/results.json and prints a Markdown table. */
 import { Tokenizer } from '@huggingface/tokenizers';
 import { createHash } from 'node:crypto';
@@ -36,19 +37,28 @@ interface Variant {
   precision: EmbedderPrecision;
   batchSize: number;
   threads: number;
+  sessions: number;
   groupByLength: boolean;
 }
 
 function parseVariant(name: string): Variant {
-  const [precision, b, t, flag] = name.split(':');
-  if ((precision !== 'fp32' && precision !== 'int8') || !/^b\d+$/.test(b) || !/^t\d+$/.test(t))
-    throw new Error(`bad variant ${name} (precision:bN:tN[:ungrouped])`);
+  const [precision, b, t, ...flags] = name.split(':');
+  const sessions = flags.find((f) => /^s\d+$/.test(f));
+  const unknown = flags.filter((f) => f !== sessions && f !== 'ungrouped');
+  if (
+    (precision !== 'fp32' && precision !== 'int8') ||
+    !/^b\d+$/.test(b) ||
+    !/^t\d+$/.test(t) ||
+    unknown.length
+  )
+    throw new Error(`bad variant ${name} (precision:bN:tN[:sN][:ungrouped])`);
   return {
     name,
     precision,
     batchSize: Number(b.slice(1)),
     threads: Number(t.slice(1)),
-    groupByLength: flag !== 'ungrouped',
+    sessions: sessions ? Number(sessions.slice(1)) : 1,
+    groupByLength: !flags.includes('ungrouped'),
   };
 }
 
@@ -252,6 +262,7 @@ async function main() {
         dir: MODEL_DIR,
         precision: v.precision,
         threads: v.threads,
+        sessions: v.sessions,
         batchSize: v.batchSize,
         groupByLength: v.groupByLength,
       });

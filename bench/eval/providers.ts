@@ -30,6 +30,8 @@ export function providerEnv(provider: EvalProvider): Record<string, string> {
     'SEARCH_FUSION',
     'LOCAL_EMBEDDER_PRECISION',
     'LOCAL_EMBEDDER_BATCH_SIZE',
+    'LOCAL_EMBEDDER_SESSIONS',
+    'LOCAL_EMBEDDER_THREADS',
     'LOCAL_ANSWER_MIN_MARGIN',
     'LOCAL_RERANK_SEARCH_WEIGHT',
   ];

@@ -51,7 +51,11 @@ interface Measure {
   /** Direct path only: time inside extraction vs chunk+embed+upsert, summed over documents. */
   extractSeconds?: number;
   indexSeconds?: number;
-  /** Indexing paths: chunks embedded and the inference thread's busy time (OnnxEmbedder). */
+  /**
+   * Indexing paths: chunks embedded, the inference threads' busy time summed over sessions
+   * (OnnxEmbedder), and chunks per second of that busy time times the sessions (the rate with every
+   * session busy).
+   */
   embedChunks?: number;
   embedSeconds?: number;
   embedChunksPerSecond?: number;
@@ -151,9 +155,11 @@ async function main() {
       ...(process.env.LOCAL_EMBEDDER_PRECISION
         ? { LOCAL_EMBEDDER_PRECISION: process.env.LOCAL_EMBEDDER_PRECISION }
         : {}),
-      ...(process.env.LOCAL_EMBEDDER_BATCH_SIZE
-        ? { LOCAL_EMBEDDER_BATCH_SIZE: process.env.LOCAL_EMBEDDER_BATCH_SIZE }
-        : {}),
+      ...Object.fromEntries(
+        ['LOCAL_EMBEDDER_BATCH_SIZE', 'LOCAL_EMBEDDER_SESSIONS', 'LOCAL_EMBEDDER_THREADS']
+          .filter((k) => process.env[k])
+          .map((k) => [k, process.env[k]]),
+      ),
     });
     const app = await startWorker(cfg);
     started.unshift({ stop: () => app.close() });
@@ -165,7 +171,7 @@ async function main() {
     const embedder = app.get<Embedder>(EMBEDDER, { strict: false });
     const onnx = embedder instanceof OnnxEmbedder ? embedder : undefined;
     log(
-      `embedder ${embedder.modelName}${onnx ? ` (${onnx.precision}, batch ${onnx.batchSize})` : ''}; ` +
+      `embedder ${embedder.modelName}${onnx ? ` (${onnx.precision}, batch ${onnx.batchSize}, ${cfg.localEmbedderSessions} x ${cfg.localEmbedderThreads} threads)` : ''}; ` +
         `${files.length} PDFs, ${popplerPages} pages (pdfinfo)`,
     );
     /** Runs `fn` and adds what the embedder did meanwhile. */
@@ -177,7 +183,9 @@ async function main() {
         const s = onnx.stats();
         m.embedChunks = s.texts - s0.texts;
         m.embedSeconds = Number(((s.tokenizeMs + s.inferMs - s0.tokenizeMs - s0.inferMs) / 1000).toFixed(2));
-        m.embedChunksPerSecond = Number((m.embedChunks / m.embedSeconds).toFixed(1));
+        m.embedChunksPerSecond = Number(
+          ((m.embedChunks * cfg.localEmbedderSessions) / m.embedSeconds).toFixed(1),
+        );
       }
       return m;
     };
@@ -354,6 +362,8 @@ async function main() {
         model: embedder.modelName,
         precision: onnx?.precision ?? null,
         batchSize: onnx?.batchSize ?? null,
+        sessions: onnx ? cfg.localEmbedderSessions : null,
+        threads: onnx ? cfg.localEmbedderThreads : null,
       },
       corpus: { documents: t.documents, pages: t.pages, popplerPages, chunks: t.chunks },
       results,

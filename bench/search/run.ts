@@ -45,7 +45,9 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'elasticsearch,embedded').split(',
 const MAIN_EMBEDDER = process.env.BENCH_EMBEDDER ?? 'minilm';
 const COMPARE_HASHING = MAIN_EMBEDDER !== 'hashing' && process.env.BENCH_COMPARE_HASHING !== '0';
 const MODEL_DIR = process.env.LOCAL_EMBEDDER_MODEL_DIR ?? defaultLocalModelDir();
-const THREADS = Number(process.env.LOCAL_EMBEDDER_THREADS ?? 2);
+// the product's defaults (LOCAL_EMBEDDER_SESSIONS x LOCAL_EMBEDDER_THREADS)
+const SESSIONS = Number(process.env.LOCAL_EMBEDDER_SESSIONS ?? 2);
+const THREADS = Number(process.env.LOCAL_EMBEDDER_THREADS ?? 1);
 /** Chunks timed per batch size in the throughput pass (dev-corpus chunks, production chunker). */
 const THROUGHPUT_SAMPLE = Number(process.env.BENCH_THROUGHPUT_SAMPLE ?? 512);
 /** Vectors of the synthetic latency set: `random` (default with the ONNX model) or `model`. */
@@ -128,12 +130,14 @@ async function embedderThroughput(sample: RawChunk[]): Promise<Record<string, un
     sample: `${texts.length} dev-corpus chunks (production chunker, mean ${Math.round(
       texts.reduce((s, t) => s + t.length, 0) / texts.length,
     )} characters)`,
+    sessions: SESSIONS,
     threads: THREADS,
   };
   for (const batchSize of [8, 32]) {
     const e = await OnnxEmbedder.load({
       dir: MODEL_DIR,
       precision: EMBEDDER_PRECISION,
+      sessions: SESSIONS,
       threads: THREADS,
       batchSize,
     });
@@ -346,6 +350,7 @@ async function main() {
       await OnnxEmbedder.load({
         dir: MODEL_DIR,
         precision: EMBEDDER_PRECISION,
+        sessions: SESSIONS,
         threads: THREADS,
         batchSize: 8,
       }),

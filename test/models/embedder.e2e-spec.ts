@@ -146,6 +146,79 @@ describe('local embedder: all-MiniLM-L6-v2 converted by scripts/models/embedder/
   });
 });
 
+describe('sessions: batches embedded at once in separate inference threads (real model)', () => {
+  let one: OnnxEmbedder;
+  let two: OnnxEmbedder;
+  const long = (i: number) => `${SENTENCES[10]} {${i}}`;
+
+  beforeAll(async () => {
+    one = await OnnxEmbedder.load({ dir: embedderKind.MODEL_DIR, threads: 2, batchSize: 2 });
+    two = await OnnxEmbedder.load({ dir: embedderKind.MODEL_DIR, sessions: 2, threads: 1, batchSize: 2 });
+  });
+  afterAll(() => Promise.all([one?.close(), two?.close()]));
+
+  it('runs two batches at once and gives every call its own vectors, the same as one session', async () => {
+    const texts = [...SENTENCES.slice(0, 6), long(1), long(2)];
+    const s0 = two.stats();
+    const [a, b] = await Promise.all([
+      two.embedDocuments(texts.slice(0, 4)),
+      two.embedDocuments(texts.slice(4)),
+    ]);
+    const s = two.stats();
+    expect(s.texts - s0.texts).toBe(8);
+    expect(s.batches - s0.batches).toBe(4);
+    expect(s.peakBatchesAtOnce).toBe(2);
+    const ref = await one.embedDocuments(texts);
+    expect(one.stats().peakBatchesAtOnce).toBe(1);
+    [...a, ...b].forEach((v, i) => expect(dot(v, ref[i])).toBeGreaterThan(0.99999));
+    // in order: each vector is its own text's
+    expect(dot(a[0], ref[2])).toBeLessThan(0.5);
+  });
+
+  it('answers a query as soon as one of the running batches ends', async () => {
+    const order: string[] = [];
+    const docs = [1, 2, 3, 4].map((d) =>
+      two
+        .embedDocuments(Array.from({ length: 2 }, (_, i) => long(10 * d + i)))
+        .then(() => order.push(`document ${d}`)),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    const query = two.embedQuery('a question while indexing').then(() => order.push('query'));
+    await Promise.all([...docs, query]);
+    // documents 1 and 2 were running; the query took the first free thread, ahead of 3 and 4
+    expect(order.indexOf('query')).toBeLessThan(order.indexOf('document 3'));
+    expect(order.indexOf('query')).toBeLessThan(order.indexOf('document 4'));
+  });
+
+  it('starts one inference thread per session, at the nice value it is given', async () => {
+    const before = threadsAtNice(10);
+    const low = await OnnxEmbedder.load({ dir: embedderKind.MODEL_DIR, sessions: 3, threads: 1, nice: 10 });
+    try {
+      expect(threadsAtNice(10) - before).toBeGreaterThanOrEqual(3);
+      expect(await low.embedQuery('three sessions')).toHaveLength(384);
+    } finally {
+      await low.close();
+    }
+    await eventually(async () => (threadsAtNice(10) === before ? true : undefined), 10_000, 50);
+  });
+
+  it('closes while every session runs a batch, and rejects what was pending', async () => {
+    const e = await OnnxEmbedder.load({ dir: embedderKind.MODEL_DIR, sessions: 2, threads: 1, batchSize: 4 });
+    const pending = e.embedDocuments(Array.from({ length: 24 }, (_, i) => long(100 + i)));
+    await eventually(async () => (e.stats().peakBatchesAtOnce === 2 ? true : undefined), 10_000, 5);
+    await e.close();
+    await expect(pending).rejects.toThrow('The embedder is closed');
+    await expect(e.embedQuery('after close')).rejects.toThrow('The embedder is closed');
+    expect(await two.embedQuery('the process is still alive')).toHaveLength(384);
+  });
+
+  it('refuses a session count out of range', async () => {
+    await expect(OnnxEmbedder.load({ dir: embedderKind.MODEL_DIR, sessions: 0 })).rejects.toThrow(
+      'sessions must be an integer 1-64',
+    );
+  });
+});
+
 describe('batching: one queue for all callers, batches of similar lengths (real model)', () => {
   const cos = dot;
   const long = (i: number) => `${SENTENCES[10]} (${i})`;

@@ -77,6 +77,7 @@ export async function createEmbedder(cfg: AppConfig): Promise<Embedder> {
   try {
     return await OnnxEmbedder.load({
       dir,
+      sessions: cfg.localEmbedderSessions,
       threads: cfg.localEmbedderThreads,
       batchSize: cfg.localEmbedderBatchSize,
       precision: cfg.localEmbedderPrecision,

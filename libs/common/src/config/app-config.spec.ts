@@ -25,6 +25,9 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud', /LOG_LEVEL="loud" must be one of/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL must be a postgres/],
     ['APP_SECRET', 'short', /APP_SECRET must be at least 32/],
+    ['LOCAL_EMBEDDER_SESSIONS', '0', /LOCAL_EMBEDDER_SESSIONS="0" must be a positive integer/],
+    ['LOCAL_EMBEDDER_SESSIONS', '65', /LOCAL_EMBEDDER_SESSIONS must be an integer 1-64/],
+    ['LOCAL_EMBEDDER_BATCH_SIZE', '257', /LOCAL_EMBEDDER_BATCH_SIZE must be an integer 1-256/],
   ])('fails at boot naming %s for a bad value', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

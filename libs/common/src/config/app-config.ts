@@ -83,6 +83,7 @@ export interface AppConfig {
   llmEvidence: 'chosen' | 'retrieved';
   localEmbedder: 'auto' | 'minilm' | 'hashing';
   localEmbedderModelDir?: string;
+  localEmbedderSessions: number;
   localEmbedderThreads: number;
   localEmbedderBatchSize: number;
   backgroundThreadsLowPriority: boolean;
@@ -171,6 +172,11 @@ export function loadConfig(env: Raw = process.env): AppConfig {
     throw new ConfigError('Invalid configuration: APP_SECRET must be at least 32 characters');
   }
   if (cfg.publicBaseUrl !== undefined) cfg.publicBaseUrl = normalisePublicBaseUrl(cfg.publicBaseUrl);
+  // the embedder's own bounds: out of them it would not load, and `auto` would fall back to hashing
+  if (cfg.localEmbedderSessions > 64)
+    throw new ConfigError('Invalid configuration: LOCAL_EMBEDDER_SESSIONS must be an integer 1-64');
+  if (cfg.localEmbedderBatchSize > 256)
+    throw new ConfigError('Invalid configuration: LOCAL_EMBEDDER_BATCH_SIZE must be an integer 1-256');
   if (cfg.databaseUrl && !/^postgres(ql)?:\/\//.test(cfg.databaseUrl)) {
     throw new ConfigError('Invalid configuration: DATABASE_URL must be a postgres:// URL');
   }

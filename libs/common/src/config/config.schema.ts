@@ -427,10 +427,18 @@ export const CONFIG_VARIABLES = [
       'Directory of the installed local embedding model (manifest.json, model.onnx, tokenizer.json). Unset: DOCQA_CACHE_DIR/models/all-MiniLM-L6-v2, where `npm run models:install` puts it.',
   },
   {
-    name: 'LOCAL_EMBEDDER_THREADS',
+    name: 'LOCAL_EMBEDDER_SESSIONS',
     kind: 'int',
     default: '2',
-    description: 'CPU threads of one local embedding model inference (onnxruntime intra-op threads).',
+    description:
+      'Batches the local embedding model embeds at once (1-64), each in its own inference thread with its own onnxruntime session. The embedder uses LOCAL_EMBEDDER_SESSIONS x LOCAL_EMBEDDER_THREADS CPU threads: 2 x 1 embedded 1.2x the chunks per second of 1 x 2 on 2 cores (docs/benchmarks/embedder.md).',
+  },
+  {
+    name: 'LOCAL_EMBEDDER_THREADS',
+    kind: 'int',
+    default: '1',
+    description:
+      'CPU threads of one local embedding model inference (onnxruntime intra-op threads of each session).',
   },
   {
     name: 'BACKGROUND_THREADS_LOW_PRIORITY',
@@ -444,7 +452,7 @@ export const CONFIG_VARIABLES = [
     kind: 'int',
     default: '2',
     description:
-      'Chunks per local embedding model inference. 2 was the fastest on 2 cores with the fused-attention graph (1.06x batch 8 on 256-token chunks, 1.11x on real chunks; the same in the indexing pipeline), and a query waits behind a smaller batch (docs/benchmarks/embedder.md).',
+      'Chunks per local embedding model inference (1-256). 2 was the fastest on 2 cores with the fused-attention graph (1.06x batch 8 on 256-token chunks, 1.11x on real chunks; the same in the indexing pipeline), and a query waits behind a smaller batch (docs/benchmarks/embedder.md).',
   },
   {
     name: 'LOCAL_EMBEDDER_PRECISION',

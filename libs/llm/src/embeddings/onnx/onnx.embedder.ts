@@ -89,7 +89,12 @@ ready.then(
 export interface OnnxEmbedderOptions {
   /** Model directory with manifest.json, model.onnx and tokenizer files (LOCAL_EMBEDDER_MODEL_DIR). */
   dir: string;
-  /** onnxruntime intra-op threads (LOCAL_EMBEDDER_THREADS, default 2). */
+  /**
+   * Batches embedded at once (LOCAL_EMBEDDER_SESSIONS; default 1 here, 2 in the product's
+   * configuration): each in its own inference thread with its own onnxruntime session.
+   */
+  sessions?: number;
+  /** onnxruntime intra-op threads of each session (LOCAL_EMBEDDER_THREADS; default 2 here, 1 in the configuration). */
   threads?: number;
   /**
    * Nice value of the inference thread and onnxruntime's threads (default 0: normal priority).
@@ -129,7 +134,7 @@ interface Item {
   text: string;
 }
 
-/** Cumulative work of the inference thread (benchmarks: where the time goes). */
+/** Cumulative work of the inference threads (benchmarks: where the time goes). */
 export interface EmbedderStats {
   batches: number;
   texts: number;
@@ -138,6 +143,8 @@ export interface EmbedderStats {
   paddedTokens: number;
   tokenizeMs: number;
   inferMs: number;
+  /** Most batches that ran at the same time (at most `sessions`). */
+  peakBatchesAtOnce: number;
 }
 
 /**
@@ -145,6 +152,13 @@ export interface EmbedderStats {
  * int8 recipe changes, so vectors of the old recipe are re-embedded rather than mixed.
  */
 export const INT8_SPACE_SUFFIX = '-int8';
+
+/** One inference thread (its own onnxruntime session) and the batch it is running. */
+interface Slot {
+  worker?: Worker;
+  starting?: Promise<void>;
+  inFlight?: { id: number; items: Item[] };
+}
 
 /** How long close() waits for a running batch, then for the thread to exit, before terminating it. */
 const CLOSE_WAIT_MS = 60_000;
@@ -156,16 +170,23 @@ const LENGTH_KEY_CAP = 2000;
 type Reply =
   | { ready: true }
   | { ready: false; message: string }
-  | { id: number; ok: true; vectors: Float32Array; stats: Omit<EmbedderStats, 'batches' | 'texts'> }
+  | {
+      id: number;
+      ok: true;
+      vectors: Float32Array;
+      stats: Omit<EmbedderStats, 'batches' | 'texts' | 'peakBatchesAtOnce'>;
+    }
   | { id: number; ok: false; message: string };
 
 /**
  * Local semantic embedder: a sentence-transformers model converted to ONNX by the project's own
- * converter (scripts/models/embedder), run with onnxruntime-node in one inference thread, in fp32
+ * converter (scripts/models/embedder), run with onnxruntime-node in `sessions` inference threads
+ * (each its own session, one batch at a time: two one-thread sessions on 2 cores keep both cores
+ * busy without the synchronisation of one two-thread run; docs/benchmarks/embedder.md), in fp32
  * or with int8 weights (`precision`). Texts of all callers share one queue and go in batches of
  * `batchSize`, so concurrent small documents fill a batch together; a batch takes the oldest
  * queued text and those closest to its length (less padding). Queries jump ahead of queued
- * document texts, so a question waits for one batch at most while indexing runs. Vectors are
+ * document texts, so a question waits for the first running batch to finish while indexing runs. Vectors are
  * mean-pooled and L2-normalised in the graph. Aborting a call rejects it at once; a batch already
  * running finishes and its vectors for that call are discarded.
  */
@@ -177,13 +198,11 @@ export class OnnxEmbedder implements Embedder {
   readonly precision: EmbedderPrecision;
   readonly manifest: LocalModelManifest;
   private readonly log = new Logger('OnnxEmbedder');
-  private worker?: Worker;
-  private starting?: Promise<void>;
+  private readonly slots: Slot[];
   private readonly queue: Item[] = [];
-  private inFlight?: { id: number; items: Item[] };
   private nextId = 1;
   private closed = false;
-  /** Called when the running batch replies after close() began. */
+  /** Called when a running batch replies after close() began. */
   private onIdle?: () => void;
   private readonly totals: EmbedderStats = {
     batches: 0,
@@ -192,6 +211,7 @@ export class OnnxEmbedder implements Embedder {
     paddedTokens: 0,
     tokenizeMs: 0,
     inferMs: 0,
+    peakBatchesAtOnce: 0,
   };
 
   private constructor(private readonly o: Required<OnnxEmbedderOptions> & { precision: EmbedderPrecision }) {
@@ -203,29 +223,39 @@ export class OnnxEmbedder implements Embedder {
     this.dimensions = this.manifest.dimensions;
     this.batchSize = o.batchSize;
     this.precision = o.precision;
+    this.slots = Array.from({ length: o.sessions }, () => ({}));
     if (o.precision === 'int8' && !this.manifest.files['model.int8.onnx'])
       throw new LocalModelMissingError(
         `The int8 graph of the embedding model is not installed in ${o.dir} (installed by an older version)`,
       );
   }
 
-  /** Checks the installed files, starts the inference thread and waits until the model is loaded. */
+  /** Checks the installed files, starts the inference threads and waits until each has loaded the model. */
   static async load(o: OnnxEmbedderOptions): Promise<OnnxEmbedder> {
+    const sessions = o.sessions ?? 1;
     const threads = o.threads ?? 2;
     const batchSize = o.batchSize ?? 2;
+    if (!Number.isInteger(sessions) || sessions < 1 || sessions > 64)
+      throw new RangeError('sessions must be an integer 1-64');
     if (!Number.isInteger(threads) || threads < 1) throw new RangeError('threads must be a positive integer');
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 256)
       throw new RangeError('batchSize must be an integer 1-256');
     const manifest = readLocalModel(o.dir);
     const e = new OnnxEmbedder({
       dir: o.dir,
+      sessions,
       threads,
       batchSize,
       precision: resolvePrecision(o.precision ?? 'fp32', Boolean(manifest.files['model.int8.onnx'])),
       groupByLength: o.groupByLength ?? true,
       nice: o.nice ?? 0,
     });
-    await e.start();
+    try {
+      await Promise.all(e.slots.map((slot) => e.start(slot)));
+    } catch (err) {
+      await e.close();
+      throw err;
+    }
     return e;
   }
 
@@ -245,39 +275,45 @@ export class OnnxEmbedder implements Embedder {
     return v;
   }
 
-  /** What the inference thread did so far. */
+  /** What the inference threads did so far. */
   stats(): EmbedderStats {
     return { ...this.totals };
   }
 
   /**
-   * Rejects queued work, lets a running batch finish (terminating a thread inside an onnxruntime
-   * run aborts the process), then has the thread release the session and exit.
+   * Rejects queued work, lets running batches finish (terminating a thread inside an onnxruntime
+   * run aborts the process), then has each thread release its session and exit.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const err = new Error('The embedder is closed');
-    this.failAll(err);
-    const w = this.worker;
-    if (!w) return;
-    const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
-    if (this.inFlight) {
+    this.failAll(new Error('The embedder is closed'));
+    const running = () => this.slots.some((s) => s.worker && s.inFlight);
+    if (running()) {
       await new Promise<void>((resolve) => {
-        this.onIdle = resolve;
+        this.onIdle = () => {
+          if (!running()) resolve();
+        };
         setTimeout(resolve, CLOSE_WAIT_MS).unref();
       });
     }
-    this.worker = undefined;
-    w.postMessage({ close: true });
-    const timer = setTimeout(() => void w.terminate(), CLOSE_WAIT_MS);
-    await exited;
-    clearTimeout(timer);
-    w.removeAllListeners();
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        const w = slot.worker;
+        if (!w) return;
+        slot.worker = undefined;
+        const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+        w.postMessage({ close: true });
+        const timer = setTimeout(() => void w.terminate(), CLOSE_WAIT_MS);
+        await exited;
+        clearTimeout(timer);
+        w.removeAllListeners();
+      }),
+    );
   }
 
-  private start(): Promise<void> {
-    this.starting ??= new Promise<void>((resolve, reject) => {
+  private start(slot: Slot): Promise<void> {
+    slot.starting ??= new Promise<void>((resolve, reject) => {
       const w = new Worker(THREAD_SOURCE, {
         eval: true,
         workerData: {
@@ -291,7 +327,7 @@ export class OnnxEmbedder implements Embedder {
         },
       });
       w.unref();
-      this.worker = w;
+      slot.worker = w;
       let loaded = false;
       w.on('message', (r: Reply) => {
         if ('ready' in r) {
@@ -300,7 +336,7 @@ export class OnnxEmbedder implements Embedder {
             resolve();
             this.pump();
           } else {
-            this.failThread(w, `the embedding model could not be loaded (${r.message})`);
+            this.failThread(slot, w, `the embedding model could not be loaded (${r.message})`);
             reject(
               new Error(
                 `The embedding model ${path.join(this.o.dir, this.modelFile)} could not be loaded: ${r.message}`,
@@ -309,35 +345,39 @@ export class OnnxEmbedder implements Embedder {
           }
           return;
         }
-        this.onReply(r);
+        this.onReply(slot, r);
       });
       w.on('error', (err) => {
-        this.failThread(w, `the inference thread failed (${err.message})`);
+        this.failThread(slot, w, `the inference thread failed (${err.message})`);
         if (!loaded) reject(err);
       });
       w.on('exit', () => {
-        this.failThread(w, 'the inference thread stopped');
+        this.failThread(slot, w, 'the inference thread stopped');
         if (!loaded) reject(new Error('the inference thread stopped while loading the model'));
       });
     });
-    return this.starting;
+    return slot.starting;
   }
 
-  /** The thread died: fail its work and start a new one for the next call. */
-  private failThread(w: Worker, reason: string): void {
-    if (this.worker !== w) return;
-    this.worker = undefined;
-    this.starting = undefined;
+  /** A thread died: fail the pending work and start a new thread for the next call. */
+  private failThread(slot: Slot, w: Worker, reason: string): void {
+    if (slot.worker !== w) return;
+    slot.worker = undefined;
+    slot.starting = undefined;
     void w.terminate().catch(() => undefined);
-    if (this.closed) return;
+    if (this.closed) {
+      this.onIdle?.();
+      return;
+    }
     this.log.error(`Embedding model: ${reason}`);
     this.failAll(new DomainError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'The embedding model failed'));
-    this.inFlight = undefined;
+    slot.inFlight = undefined;
   }
 
   /** Rejects every queued and running call. */
   private failAll(err: unknown): void {
-    for (const item of [...(this.inFlight?.items ?? []), ...this.queue.splice(0)]) this.settle(item.job, err);
+    const running = this.slots.flatMap((s) => s.inFlight?.items ?? []);
+    for (const item of [...running, ...this.queue.splice(0)]) this.settle(item.job, err);
   }
 
   private run(texts: string[], query: boolean, signal?: AbortSignal): Promise<number[][]> {
@@ -366,9 +406,9 @@ export class OnnxEmbedder implements Embedder {
         const firstDoc = this.queue.findIndex((i) => !i.job.query);
         this.queue.splice(firstDoc < 0 ? this.queue.length : firstDoc, 0, ...items);
       } else this.queue.push(...items);
-      if (!this.worker) {
-        this.start().catch(() => undefined); // failures reach the queued jobs through failThread
-      } else this.pump();
+      // a thread that died is started again; failures reach the queued jobs through failThread
+      for (const slot of this.slots) if (!slot.worker) this.start(slot).catch(() => undefined);
+      this.pump();
     }).then((flat) => {
       const D = this.dimensions;
       return Array.from({ length: texts.length }, (_, b) => Array.from(flat.subarray(b * D, (b + 1) * D)));
@@ -397,17 +437,23 @@ export class OnnxEmbedder implements Embedder {
     return batch;
   }
 
+  /** Gives each loaded, idle thread the next batch. */
   private pump(): void {
-    if (this.inFlight || !this.worker || !this.queue.length) return;
-    const items = this.takeBatch();
-    this.inFlight = { id: this.nextId++, items };
-    this.worker.postMessage({ id: this.inFlight.id, texts: items.map((i) => i.text) });
+    for (const slot of this.slots) {
+      if (!this.queue.length) return;
+      if (slot.inFlight || !slot.worker) continue;
+      const items = this.takeBatch();
+      slot.inFlight = { id: this.nextId++, items };
+      slot.worker.postMessage({ id: slot.inFlight.id, texts: items.map((i) => i.text) });
+      const running = this.slots.filter((s) => s.inFlight).length;
+      this.totals.peakBatchesAtOnce = Math.max(this.totals.peakBatchesAtOnce, running);
+    }
   }
 
-  private onReply(r: Exclude<Reply, { ready: boolean }>): void {
-    const batch = this.inFlight;
+  private onReply(slot: Slot, r: Exclude<Reply, { ready: boolean }>): void {
+    const batch = slot.inFlight;
     if (!batch || batch.id !== r.id) return;
-    this.inFlight = undefined;
+    slot.inFlight = undefined;
     if (this.closed) {
       this.onIdle?.();
       return;
