@@ -205,6 +205,17 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
     INDEXING_CONCURRENCY: String(o.window),
     INDEXING_CHILDREN_PER_RUN: String(o.childrenPerRun),
     LOCAL_EMBEDDER: o.embedder,
+    // the embedder's tuning, to measure a setting against its default
+    ...Object.fromEntries(
+      [
+        'LOCAL_EMBEDDER_SESSIONS',
+        'LOCAL_EMBEDDER_THREADS',
+        'LOCAL_EMBEDDER_BATCH_SIZE',
+        'LOCAL_EMBEDDER_PRECISION',
+      ]
+        .filter((k) => process.env[k])
+        .map((k) => [k, process.env[k]]),
+    ),
     ...(o.engine === 'embedded'
       ? { TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()) }
       : {
