@@ -180,15 +180,16 @@ type Reply =
 
 /**
  * Local semantic embedder: a sentence-transformers model converted to ONNX by the project's own
- * converter (scripts/models/embedder), run with onnxruntime-node in `sessions` inference threads
- * (each its own session, one batch at a time: two one-thread sessions on 2 cores keep both cores
- * busy without the synchronisation of one two-thread run; docs/benchmarks/embedder.md), in fp32
- * or with int8 weights (`precision`). Texts of all callers share one queue and go in batches of
- * `batchSize`, so concurrent small documents fill a batch together; a batch takes the oldest
- * queued text and those closest to its length (less padding). Queries jump ahead of queued
- * document texts, so a question waits for the first running batch to finish while indexing runs. Vectors are
- * mean-pooled and L2-normalised in the graph. Aborting a call rejects it at once; a batch already
- * running finishes and its vectors for that call are discarded.
+ * converter (scripts/models/embedder), run with onnxruntime-node in `sessions` inference threads,
+ * each with its own session and one batch at a time (on 2 cores, two sessions of one thread keep
+ * the cores busy while the other thread tokenises and trades messages with this one: 1.2x one
+ * session of two; docs/benchmarks/embedder.md), in fp32 or with int8 weights (`precision`). Texts
+ * of all callers share one queue and go in batches of `batchSize`, so concurrent small documents
+ * fill a batch together; a batch takes the oldest queued text and those closest to its length
+ * (less padding). Queries jump ahead of queued document texts, so while indexing runs a question
+ * waits for the first of the running batches to end. Vectors are mean-pooled and L2-normalised in
+ * the graph. Aborting a call rejects it at once; a batch already running finishes and its vectors
+ * for that call are discarded.
  */
 export class OnnxEmbedder implements Embedder {
   readonly modelName: string;
