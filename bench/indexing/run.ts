@@ -152,11 +152,13 @@ async function main() {
       INDEXING_CONCURRENCY: String(CONCURRENCY),
       METRICS_ENABLED: 'false',
       LOCAL_EMBEDDER: process.env.LOCAL_EMBEDDER ?? 'minilm',
-      ...(process.env.LOCAL_EMBEDDER_PRECISION
-        ? { LOCAL_EMBEDDER_PRECISION: process.env.LOCAL_EMBEDDER_PRECISION }
-        : {}),
       ...Object.fromEntries(
-        ['LOCAL_EMBEDDER_BATCH_SIZE', 'LOCAL_EMBEDDER_SESSIONS', 'LOCAL_EMBEDDER_THREADS']
+        [
+          'LOCAL_EMBEDDER_PRECISION',
+          'LOCAL_EMBEDDER_BATCH_SIZE',
+          'LOCAL_EMBEDDER_SESSIONS',
+          'LOCAL_EMBEDDER_THREADS',
+        ]
           .filter((k) => process.env[k])
           .map((k) => [k, process.env[k]]),
       ),

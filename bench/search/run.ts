@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { loadConfig } from '@docqa/common';
 import { defaultLocalModelDir, Embedder, LocalHashingEmbedder, OnnxEmbedder } from '@docqa/llm';
 import {
   ChunkRecord,
@@ -45,9 +46,8 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'elasticsearch,embedded').split(',
 const MAIN_EMBEDDER = process.env.BENCH_EMBEDDER ?? 'minilm';
 const COMPARE_HASHING = MAIN_EMBEDDER !== 'hashing' && process.env.BENCH_COMPARE_HASHING !== '0';
 const MODEL_DIR = process.env.LOCAL_EMBEDDER_MODEL_DIR ?? defaultLocalModelDir();
-// the product's defaults (LOCAL_EMBEDDER_SESSIONS x LOCAL_EMBEDDER_THREADS)
-const SESSIONS = Number(process.env.LOCAL_EMBEDDER_SESSIONS ?? 2);
-const THREADS = Number(process.env.LOCAL_EMBEDDER_THREADS ?? 1);
+// as the product reads them (LOCAL_EMBEDDER_SESSIONS x LOCAL_EMBEDDER_THREADS, validated, with its defaults)
+const { localEmbedderSessions: SESSIONS, localEmbedderThreads: THREADS } = loadConfig();
 /** Chunks timed per batch size in the throughput pass (dev-corpus chunks, production chunker). */
 const THROUGHPUT_SAMPLE = Number(process.env.BENCH_THROUGHPUT_SAMPLE ?? 512);
 /** Vectors of the synthetic latency set: `random` (default with the ONNX model) or `model`. */
