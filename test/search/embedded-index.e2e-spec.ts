@@ -1,4 +1,5 @@
 import * as lancedb from '@lancedb/lancedb';
+import { Logger } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -200,6 +201,35 @@ describe('EmbeddedSearchIndex', () => {
       expect((await index.stats(4)).chunks).toBe(writes);
     } finally {
       await index.close();
+    }
+  });
+
+  it('closing while the maintenance a write just started waits for the lock logs no failure and keeps every row', async () => {
+    // The 200th write starts index maintenance; a close right after it took the write lock first
+    // and closed the table under the queued maintenance, which then failed ("Table ... is
+    // closed") and logged a warning at every such shutdown.
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      const index = new EmbeddedSearchIndex({ dir, space });
+      // 16 writers, as an indexing run's activities write: the last write resolves them together
+      let next = 0;
+      const writer = async () => {
+        for (let i = next++; i < 200; i = next++)
+          await index.upsert([chunkRecord(8, 'closing', `d${i}`, 0, `closing document ${i}`)]);
+      };
+      await Promise.all(Array.from({ length: 16 }, writer));
+      await index.close();
+      // a maintenance the table was closed under failed, and said so, just after close returned
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => /maintenance/.test(m))).toEqual([]);
+      const reopened = new EmbeddedSearchIndex({ dir, space });
+      try {
+        expect((await reopened.stats(8)).chunks).toBe(200);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      warn.mockRestore();
     }
   });
 

@@ -829,6 +829,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const hadPending = this.optimizeTimer !== undefined;
     clearTimeout(this.optimizeTimer);
     this.optimizeTimer = undefined;
+    // Maintenance a write has just started may still be waiting for the lock: it ends first
+    // (bounded), instead of finding the table closed under it, failing, and leaving the rows
+    // it was to fold into the full-text indices for the next start.
+    if (this.maintenance && this.overdueWrites === 0)
+      await withDeadline(this.maintenance, left(), 'embedded search index maintenance at close').catch(noop);
     if (hadPending && this.table && this.overdueWrites === 0) {
       await this.write('index maintenance at close', (t) => t.optimize(), undefined, left()).catch(
         (err: Error) => this.log.warn(`index maintenance at close skipped: ${err.message}`),
