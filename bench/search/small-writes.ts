@@ -2,20 +2,29 @@
  * library of small files, one-chunk documents upserted by `concurrency` callers. Prints per 1,000
  * documents the process's RSS, JS heap and engine caches, the wall time, the process's CPU seconds
  * and the p50 upsert time, so a change to the write path is measured without Temporal and Postgres.
- *   node -r ./test/support/ts-register.js bench/search/small-writes.ts [documents] [concurrency] */
+ * Fixes the allocator's mmap threshold as the product does, unless ALLOCATOR=glibc (glibc's own
+ * rising threshold, as before issue 17's native-memory change).
+ *   [SEARCH_EMBEDDED_CACHE_MB=N] [ALLOCATOR=glibc] node -r ./test/support/ts-register.js bench/search/small-writes.ts [documents] [concurrency] */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { fixNativeMmapThreshold } from '@docqa/common';
 import { LocalHashingEmbedder } from '@docqa/llm';
 import { EmbeddedSearchIndex } from '@docqa/search';
 
 const [docs = 10_000, concurrency = 16] = process.argv.slice(2).map(Number);
 async function main() {
+  console.log(
+    `allocator: ${process.env.ALLOCATOR === 'glibc' ? 'glibc default' : fixNativeMmapThreshold().detail}`,
+  );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'small-writes-'));
   // the product's hashing embedder at MiniLM's width: vectors of the right size, no model to load
   const embedder = new LocalHashingEmbedder({ dimensions: 384 });
   const space = { modelName: embedder.modelName, dimensions: embedder.dimensions };
-  const index = new EmbeddedSearchIndex({ dir, space });
+  const cacheMb = process.env.SEARCH_EMBEDDED_CACHE_MB
+    ? Number(process.env.SEARCH_EMBEDDED_CACHE_MB)
+    : undefined;
+  const index = new EmbeddedSearchIndex({ dir, space, cacheMb });
   let next = 0;
   let lapStart = Date.now();
   let lapCpu = process.cpuUsage();

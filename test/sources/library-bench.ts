@@ -205,13 +205,14 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
     INDEXING_CONCURRENCY: String(o.window),
     INDEXING_CHILDREN_PER_RUN: String(o.childrenPerRun),
     LOCAL_EMBEDDER: o.embedder,
-    // the embedder's tuning, to measure a setting against its default
+    // the embedder's and the allocator's tuning, to measure a setting against the default
     ...Object.fromEntries(
       [
         'LOCAL_EMBEDDER_SESSIONS',
         'LOCAL_EMBEDDER_THREADS',
         'LOCAL_EMBEDDER_BATCH_SIZE',
         'LOCAL_EMBEDDER_PRECISION',
+        'MALLOC_MMAP_THRESHOLD_',
       ]
         .filter((k) => process.env[k])
         .map((k) => [k, process.env[k]]),

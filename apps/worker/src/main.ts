@@ -5,6 +5,7 @@ import { Logger, LoggerModule } from 'nestjs-pino';
 import {
   AppConfig,
   ConfigModule,
+  fixNativeMmapThreshold,
   handleShutdownSignals,
   loadConfig,
   logDestination,
@@ -44,6 +45,7 @@ export async function startWorker(cfg: AppConfig) {
 
 if (require.main === module) {
   const cfg = loadConfig();
+  console.log(`allocator: ${fixNativeMmapThreshold().detail}`);
   startWorker(cfg)
     .then((app) => {
       handleShutdownSignals({
