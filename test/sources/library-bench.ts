@@ -38,6 +38,8 @@ export interface LibraryBenchOptions {
 
 /** One RSS sample: seconds since the product was up, MiB of its node process and of its tree. */
 export type RssSample = [seconds: number, nodeMb: number, treeMb: number];
+/** One heap sample from the product's /metrics: seconds since up, MiB of JS heap used and of external memory. */
+export type HeapSample = [seconds: number, heapUsedMb: number, externalMb: number];
 
 export interface LibraryBenchResult {
   engine: BenchEngine;
@@ -73,6 +75,11 @@ export interface LibraryBenchResult {
   rssLastQuarterMb: number;
   /** Every 10 s: seconds since start, node MiB, tree MiB. */
   rss: RssSample[];
+  /**
+   * Every 10 s from the product's /metrics (nodejs_heap_size_used_bytes, nodejs_external_memory_bytes):
+   * with the RSS, tells growth of the JS heap from native memory (the engines, the allocator).
+   */
+  heap: HeapSample[];
   loadAverage: { start: number[]; end: number[] };
   /**
    * CPU seconds the product's process tree spent from POST /index to the end of the measurement,
@@ -189,13 +196,15 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docqa-bench-library-${o.engine}-`));
   const i = infra();
   const temporalPort = o.engine === 'embedded' ? ((await freePort()) as number) : undefined;
+  const metricsPort = (await freePort()) as number;
   const env: Record<string, string | undefined> = {
     DATA_DIR: dataDir,
     LOG_FILE: path.join(dataDir, 'app.log'),
     LOG_LEVEL: 'warn',
     HTTPS_PORT: '0',
     HTTP_PORT: '0',
-    METRICS_PORT: '0',
+    // a known port: the heap samples read /metrics
+    METRICS_PORT: String(metricsPort),
     BIND_HOST: '127.0.0.1',
     APP_SECRET: 'bench-secret-0123456789abcdef0123456789abcdef',
     TEMPORAL_CLI_PATH: i.temporalCli,
@@ -231,7 +240,9 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
   let product: Product | undefined;
   let temporal: Connection | undefined;
   const samples: RssSample[] = [];
+  const heap: HeapSample[] = [];
   let sampler: NodeJS.Timeout | undefined;
+  let heapSampler: NodeJS.Timeout | undefined;
   try {
     product = await startProduct(env, undefined, o.nodeArgs);
     const pid = product.child.pid!;
@@ -239,6 +250,21 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
     sampler = setInterval(() => {
       samples.push([Math.round((Date.now() - up) / 1000), mb(rssKb(pid)), mb(treeRssKb(pid))]);
     }, 1000);
+    heapSampler = setInterval(() => {
+      const at = Math.round((Date.now() - up) / 1000);
+      fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+        .then((r) => r.text())
+        .then((text) => {
+          const value = (name: string) =>
+            Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
+          heap.push([
+            at,
+            mb(value('nodejs_heap_size_used_bytes') / 1024),
+            mb(value('nodejs_external_memory_bytes') / 1024),
+          ]);
+        })
+        .catch(() => undefined);
+    }, 10_000);
     const c = product.client;
     const token = await registerAccount(c, 'bench');
     const credentials = {
@@ -303,7 +329,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
         lastLog = Date.now();
         const rss = samples.at(-1);
         log(
-          `${o.engine}: ${Math.round((Date.now() - t0) / 1000)} s ${JSON.stringify(progress)} rss ${rss?.[1]}/${rss?.[2]} MB load ${os.loadavg()[0].toFixed(1)}`,
+          `${o.engine}: ${Math.round((Date.now() - t0) / 1000)} s ${JSON.stringify(progress)} rss ${rss?.[1]}/${rss?.[2]} MB heap ${heap.at(-1)?.[1]}/${heap.at(-1)?.[2]} MB load ${os.loadavg()[0].toFixed(1)}`,
         );
       }
       if (!cancelled && Date.now() - startedAt > o.timeoutMs) {
@@ -382,6 +408,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
       rssFirstQuarterMb: quarter(startS, startS + span / 4),
       rssLastQuarterMb: quarter(end - span / 4, end),
       rss: samples.filter(([s]) => s % 10 === 0),
+      heap,
       loadAverage: { start: loadStart, end: os.loadavg().map((x) => Math.round(x * 10) / 10) },
       cpuSeconds: cpuUsed,
       cpuMsPerFile: completed
@@ -396,6 +423,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
     };
   } finally {
     clearInterval(sampler);
+    clearInterval(heapSampler);
     await temporal?.close().catch(() => undefined);
     if (product) {
       const stopped = await product.stop('SIGTERM', 60_000);
