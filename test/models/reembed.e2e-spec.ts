@@ -1,5 +1,6 @@
 import { Client as EsClient } from '@elastic/elasticsearch';
 import type { S3Client } from '@aws-sdk/client-s3';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -229,4 +230,33 @@ describe.each(['elasticsearch', 'embedded'] as const)('switching embedders (%s)'
       await old.close();
     }
   }
+});
+
+describe('npm run cli -- reembed (the operator command, in its own process)', () => {
+  it('fixes the allocator as the product does, starts the embedded database of DATA_DIR, and reports what it did', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-reembed-cli-'));
+    try {
+      const out = execFileSync(
+        process.execPath,
+        [path.resolve(__dirname, '../../scripts/cli.js'), 'reembed'],
+        {
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            DATA_DIR: dataDir,
+            LOCAL_EMBEDDER: 'hashing',
+          },
+          encoding: 'utf8',
+          timeout: 120_000,
+        },
+      );
+      // a long re-embedding writes to the embedded engine as indexing does (docs/decisions.md)
+      expect(out).toContain('[reembed] allocator: mmap threshold fixed at 1 MiB');
+      expect(out).toMatch(
+        /\[reembed\] done: 0 documents, 0 chunks re-embedded as docqa-local-hash-v1:768 into \S+ in [\d.]+ s/,
+      );
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
