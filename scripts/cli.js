@@ -140,10 +140,8 @@ async function reembed(flags) {
     opts.docSetName = flags.docset;
   }
   const root = path.resolve(__dirname, '..');
-  const { fixNativeMmapThreshold, loadConfig } = require(path.join(root, 'dist/libs/common/src'));
+  const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
   const { runReembed } = require(path.join(root, 'dist/apps/worker/src/reembed-command'));
-  // a long re-embedding writes to the embedded engine as indexing does (docs/decisions.md)
-  console.log(`[reembed] allocator: ${fixNativeMmapThreshold().detail}`);
   const t0 = Date.now();
   let last = 0;
   let chunks = 0;

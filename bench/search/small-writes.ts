@@ -2,21 +2,17 @@
  * library of small files, one-chunk documents upserted by `concurrency` callers. Prints per 1,000
  * documents the process's RSS, JS heap and engine caches, the wall time, the process's CPU seconds
  * and the p50 upsert time, so a change to the write path is measured without Temporal and Postgres.
- * Fixes the allocator's mmap threshold as the product does, unless ALLOCATOR=glibc (glibc's own
- * rising threshold, as before issue 17's native-memory change).
- *   [SEARCH_EMBEDDED_CACHE_MB=N] [ALLOCATOR=glibc] node -r ./test/support/ts-register.js bench/search/small-writes.ts [documents] [concurrency] */
+ * MALLOC_MMAP_THRESHOLD_=1048576 fixes glibc's mmap threshold (docs/benchmarks/sharepoint.md, 2026-11-27).
+ *   [SEARCH_EMBEDDED_CACHE_MB=N] [MALLOC_MMAP_THRESHOLD_=N] node -r ./test/support/ts-register.js bench/search/small-writes.ts [documents] [concurrency] */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fixNativeMmapThreshold } from '@docqa/common';
 import { LocalHashingEmbedder } from '@docqa/llm';
 import { EmbeddedSearchIndex } from '@docqa/search';
 
 const [docs = 10_000, concurrency = 16] = process.argv.slice(2).map(Number);
 async function main() {
-  console.log(
-    `allocator: ${process.env.ALLOCATOR === 'glibc' ? 'glibc default' : fixNativeMmapThreshold().detail}`,
-  );
+  console.log(`allocator: mmap threshold ${process.env.MALLOC_MMAP_THRESHOLD_ ?? "glibc's (rising)"}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'small-writes-'));
   // the product's hashing embedder at MiniLM's width: vectors of the right size, no model to load
   const embedder = new LocalHashingEmbedder({ dimensions: 384 });

@@ -1,11 +1,10 @@
 import 'reflect-metadata';
-import { fixNativeMmapThreshold, handleShutdownSignals, loadConfig, resolveAppSecret } from '@docqa/common';
+import { handleShutdownSignals, loadConfig, resolveAppSecret } from '@docqa/common';
 import { createApi } from './bootstrap/create-api';
 
 /** Production API process: `node dist/apps/api/src/main.js`, N replicas; every dependency configured. */
 async function main(): Promise<void> {
   const cfg = loadConfig();
-  console.log(`allocator: ${fixNativeMmapThreshold().detail}`);
   cfg.appSecret = resolveAppSecret(cfg);
   const api = await createApi(cfg);
   console.log(

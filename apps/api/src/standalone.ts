@@ -5,7 +5,6 @@ import {
   AppConfig,
   ConfigError,
   findTemporalCli,
-  fixNativeMmapThreshold,
   handleShutdownSignals,
   loadConfig,
   resolveAppSecret,
@@ -74,7 +73,6 @@ export async function startStandalone(cfg: AppConfig = loadConfig()) {
 /** Starts everything, prints the addresses, and stops cleanly on SIGINT/SIGTERM (`npm start`). */
 export function main(): void {
   const t0 = Date.now();
-  const allocator = fixNativeMmapThreshold();
   startStandalone()
     .then(({ cfg, api, temporalUi, stop }) => {
       const base = `https://localhost:${api.httpsPort}`;
@@ -93,7 +91,6 @@ export function main(): void {
           `  Data dir      ${cfg.dataDir}`,
           `  Database      ${cfg.databaseUrl?.includes('@127.0.0.1') && !process.env.DATABASE_URL ? 'embedded PGlite' : 'DATABASE_URL'}`,
           `  Search        ${cfg.elasticsearchUrl ? 'Elasticsearch (ELASTICSEARCH_URL)' : 'embedded engine'}`,
-          `  Allocator     ${allocator.detail}`,
           'Press Ctrl-C to stop.',
           '',
         ].join('\n'),

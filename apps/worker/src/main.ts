@@ -5,7 +5,6 @@ import { Logger, LoggerModule } from 'nestjs-pino';
 import {
   AppConfig,
   ConfigModule,
-  fixNativeMmapThreshold,
   handleShutdownSignals,
   loadConfig,
   logDestination,
@@ -45,7 +44,6 @@ export async function startWorker(cfg: AppConfig) {
 
 if (require.main === module) {
   const cfg = loadConfig();
-  console.log(`allocator: ${fixNativeMmapThreshold().detail}`);
   startWorker(cfg)
     .then((app) => {
       handleShutdownSignals({
