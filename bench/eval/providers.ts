@@ -1,4 +1,5 @@
 /* `npm run eval -- --provider <p>`: which answer provider the evaluated app uses. */
+import { EMBEDDER_TUNING_VARS, passEnv } from '../../test/support/tuning-env';
 
 /** `local` is the extractive answerer (the `config.model` value); the others are generative. */
 export const PROVIDERS = ['local', 'local-llm', 'openai'] as const;
@@ -10,7 +11,10 @@ export type EvalProvider = (typeof PROVIDERS)[number];
  * the installed Qwen2.5-Coder-1.5B; openai: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL), and the
  * retrieval and answer settings a run compares against their defaults (SEARCH_FUSION, ...).
  */
-export function providerEnv(provider: EvalProvider): Record<string, string> {
+export function providerEnv(
+  provider: EvalProvider,
+  from: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const env: Record<string, string> = { ANSWER_PROVIDER: provider === 'local' ? 'extractive' : provider };
   const pass = [
     'LLM_MODEL_PATH',
@@ -28,14 +32,11 @@ export function providerEnv(provider: EvalProvider): Record<string, string> {
     'LLM_EVIDENCE',
     // retrieval and the extractive answerer, to measure a setting against its default
     'SEARCH_FUSION',
-    'LOCAL_EMBEDDER_PRECISION',
-    'LOCAL_EMBEDDER_BATCH_SIZE',
-    'LOCAL_EMBEDDER_SESSIONS',
-    'LOCAL_EMBEDDER_THREADS',
+    ...EMBEDDER_TUNING_VARS,
     'LOCAL_ANSWER_MIN_MARGIN',
     'LOCAL_RERANK_SEARCH_WEIGHT',
   ];
-  for (const k of pass) if (process.env[k]) env[k] = process.env[k] as string;
+  Object.assign(env, passEnv(pass, from));
   // Sequential questions on shared cores: one call may wait long for the model.
   if (provider === 'local-llm') env.LLM_TIMEOUT_MS ??= String(20 * 60_000);
   if (provider === 'openai' && !env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) {

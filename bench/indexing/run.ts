@@ -25,6 +25,7 @@ import { DocsetPipeline, DocumentPipeline, RunStore, StartIndexing } from '@docq
 import { Embedder, EMBEDDER, OnnxEmbedder } from '@docqa/llm';
 import { SourceCredentialsCipher } from '@docqa/sources';
 import { startWorker } from '../../apps/worker/src/main';
+import { EMBEDDER_TUNING_VARS, passEnv } from '../../test/support/tuning-env';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const SHARED = process.env.BENCH_SHARED ?? path.resolve(ROOT, '../shared');
@@ -152,16 +153,7 @@ async function main() {
       INDEXING_CONCURRENCY: String(CONCURRENCY),
       METRICS_ENABLED: 'false',
       LOCAL_EMBEDDER: process.env.LOCAL_EMBEDDER ?? 'minilm',
-      ...Object.fromEntries(
-        [
-          'LOCAL_EMBEDDER_PRECISION',
-          'LOCAL_EMBEDDER_BATCH_SIZE',
-          'LOCAL_EMBEDDER_SESSIONS',
-          'LOCAL_EMBEDDER_THREADS',
-        ]
-          .filter((k) => process.env[k])
-          .map((k) => [k, process.env[k]]),
-      ),
+      ...passEnv(EMBEDDER_TUNING_VARS),
     });
     const app = await startWorker(cfg);
     started.unshift({ stop: () => app.close() });

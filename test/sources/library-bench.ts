@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { FakeGraph, startFakeGraph } from '../support/fake-graph';
 import { createTestDatabase, infra, uniqueName } from '../support/infra';
 import { Product, registerAccount, startProduct } from '../support/product';
+import { EMBEDDER_TUNING_VARS, passEnv } from '../support/tuning-env';
 import { HistoryTimeline, historyTimeline } from './history-timeline';
 import { fillLibrary } from './large-library';
 const { freePort } = require('../infra/util');
@@ -215,17 +216,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
     INDEXING_CHILDREN_PER_RUN: String(o.childrenPerRun),
     LOCAL_EMBEDDER: o.embedder,
     // the embedder's and the allocator's tuning, to measure a setting against the default
-    ...Object.fromEntries(
-      [
-        'LOCAL_EMBEDDER_SESSIONS',
-        'LOCAL_EMBEDDER_THREADS',
-        'LOCAL_EMBEDDER_BATCH_SIZE',
-        'LOCAL_EMBEDDER_PRECISION',
-        'MALLOC_MMAP_THRESHOLD_',
-      ]
-        .filter((k) => process.env[k])
-        .map((k) => [k, process.env[k]]),
-    ),
+    ...passEnv([...EMBEDDER_TUNING_VARS, 'MALLOC_MMAP_THRESHOLD_']),
     ...(o.engine === 'embedded'
       ? { TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()) }
       : {

@@ -1,0 +1,26 @@
+import { providerEnv } from './providers';
+
+describe('providerEnv', () => {
+  it('maps the extractive provider and passes only the tuning variables that are set', () => {
+    const env = providerEnv('local', {
+      LOCAL_EMBEDDER_THREADS: '1',
+      LOCAL_EMBEDDER_SESSIONS: '',
+      SEARCH_FUSION: 'rrf',
+      DATABASE_URL: 'postgres://not-passed',
+    });
+    expect(env).toEqual({ ANSWER_PROVIDER: 'extractive', LOCAL_EMBEDDER_THREADS: '1', SEARCH_FUSION: 'rrf' });
+  });
+
+  it('gives the local model a long timeout unless one is set', () => {
+    expect(providerEnv('local-llm', {}).LLM_TIMEOUT_MS).toBe(String(20 * 60_000));
+    expect(providerEnv('local-llm', { LLM_TIMEOUT_MS: '5000' }).LLM_TIMEOUT_MS).toBe('5000');
+  });
+
+  it('refuses the openai provider without a server to talk to', () => {
+    expect(() => providerEnv('openai', {})).toThrow(/OPENAI_BASE_URL/);
+    expect(providerEnv('openai', { OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' })).toMatchObject({
+      ANSWER_PROVIDER: 'openai',
+      OPENAI_BASE_URL: 'http://127.0.0.1:1/v1',
+    });
+  });
+});
