@@ -7,7 +7,52 @@ const path = require('node:path');
 
 const CACHE_DIR = process.env.DOCQA_CACHE_DIR || path.join(os.homedir(), '.cache', 'docqa');
 
-function freePort() {
+/** Whether nothing listens on `port` on any address (the product binds 0.0.0.0). */
+function canListen(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen({ port, host: '0.0.0.0', exclusive: true }, () => srv.close(() => resolve(true)));
+  });
+}
+
+/** The kernel's ephemeral port range (outgoing connections take their local ports from it). */
+function ephemeralRange() {
+  try {
+    const [low, high] = fs
+      .readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (low > 0 && high >= low) return [low, high];
+  } catch {
+    /* not Linux: the usual default */
+  }
+  return [32768, 60999];
+}
+
+const handedOut = new Set();
+
+/**
+ * A port for a server the caller starts later (another process, often seconds later). Chosen below
+ * the ephemeral range: a port from listen(0) comes from that range, and in the meantime the kernel
+ * can give it to some process's outgoing connection, after which the server's bind fails
+ * (EADDRINUSE; seen once in CI when npm start's port was taken). Never the same port twice in one
+ * process, since none of them is bound until the caller starts its server.
+ */
+async function freePort() {
+  const [ephemeralLow] = ephemeralRange();
+  const low = 20000;
+  const high = ephemeralLow - 1;
+  for (let attempt = 0; high - low > 1000 && attempt < 200; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (handedOut.has(port)) continue;
+    if (await canListen(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  // No room below the ephemeral range: the kernel's choice (the race above is then possible).
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
