@@ -25,6 +25,7 @@ async function main() {
   let lapStart = Date.now();
   let lapCpu = process.cpuUsage();
   let times: number[] = [];
+  let lapMaintenance = index.maintenanceTotals();
   const worker = async () => {
     for (;;) {
       const i = next++;
@@ -48,10 +49,12 @@ async function main() {
       times.push(Date.now() - t0);
       if ((i + 1) % 1000 === 0) {
         const cpu = process.cpuUsage(lapCpu);
+        const m = index.maintenanceTotals();
         times.sort((a, b) => a - b);
         console.log(
-          `${i + 1} docs: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, engine caches ${Math.round(index.cacheBytes() / 2 ** 20)} MB, ${((Date.now() - lapStart) / 1000).toFixed(1)} s, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, upsert p50 ${times[Math.floor(times.length / 2)]} ms`,
+          `${i + 1} docs: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, engine caches ${Math.round(index.cacheBytes() / 2 ** 20)} MB, ${((Date.now() - lapStart) / 1000).toFixed(1)} s, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, upsert p50 ${times[Math.floor(times.length / 2)]} ms, maintenance ${m.runs - lapMaintenance.runs} runs ${((m.ms - lapMaintenance.ms) / 1000).toFixed(1)} s`,
         );
+        lapMaintenance = m;
         times = [];
         lapStart = Date.now();
         lapCpu = process.cpuUsage();

@@ -307,4 +307,68 @@ describe('EmbeddedSearchIndex', () => {
       await index.close();
     }
   });
+
+  it('maintenance drops old table versions but never one a running search reads (issue 17)', async () => {
+    // every version is "old" at once: only the running searches' versions protect anything
+    const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 600_000, keepVersionsMs: 0 });
+    const versions = async () => {
+      const db = await lancedb.connect(dir);
+      const t = await db.openTable(embeddedTableName(space));
+      try {
+        return (await t.listVersions()).length;
+      } finally {
+        t.close();
+        db.close();
+      }
+    };
+    try {
+      for (let i = 0; i < 30; i++)
+        await index.upsert([
+          chunkRecord(6, 'versions', `v${i}`, 0, `versioned document ${i} about harbours`),
+        ]);
+      const before = await versions();
+      expect(before).toBeGreaterThan(30); // one per write, and the indices'
+      await index.optimize();
+      expect(await versions()).toBeLessThan(10);
+      expect(index.maintenanceTotals().runs).toBe(1);
+
+      // searches run throughout writes and maintenance runs that compact and drop what they replaced
+      let stop = false;
+      const searched: number[] = [];
+      const searcher = async () => {
+        while (!stop) {
+          const hits = await index.search({
+            accountId: 6,
+            docSetNames: ['versions'],
+            text: 'harbours',
+            limit: 100,
+            minimumSimilarityScore: -1,
+            mode: 'bm25',
+          });
+          searched.push(hits.length);
+        }
+      };
+      const searchers = [searcher(), searcher(), searcher()];
+      try {
+        for (let round = 0; round < 8; round++) {
+          for (let i = 0; i < 10; i++) {
+            const n = 30 + round * 10 + i;
+            await index.upsert([
+              chunkRecord(6, 'versions', `v${n}`, 0, `versioned document ${n} about harbours`),
+            ]);
+          }
+          await index.optimize();
+        }
+      } finally {
+        stop = true;
+      }
+      await Promise.all(searchers); // rejects if a search lost the files of its version
+      expect(searched.length).toBeGreaterThan(20);
+      // every search saw at least the first 30 documents, and the last the 110 written
+      expect(Math.min(...searched)).toBeGreaterThanOrEqual(30);
+      expect(searched[searched.length - 1]).toBe(100);
+    } finally {
+      await index.close();
+    }
+  });
 });

@@ -4,7 +4,13 @@ import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DeadlineExceededError, DeadlineLock, type EmbeddingSpace, withDeadline } from '@docqa/common';
+import {
+  DeadlineExceededError,
+  DeadlineLock,
+  docqaMetrics,
+  type EmbeddingSpace,
+  withDeadline,
+} from '@docqa/common';
 import {
   contextQueryText,
   DEFAULT_FIELD_BOOSTS,
@@ -49,6 +55,8 @@ export interface EmbeddedSearchIndexOptions {
   fusion?: FusionMethod;
   /** MiB the engine's index and metadata caches may hold (SEARCH_EMBEDDED_CACHE_MB; default DEFAULT_CACHE_MB). */
   cacheMb?: number;
+  /** Age below which maintenance keeps a table version (default KEEP_VERSIONS_MS; tests lower it). */
+  keepVersionsMs?: number;
 }
 
 /** Row layout of the table (snake_case: the engine's SQL filters are case-insensitive). */
@@ -72,6 +80,9 @@ interface Row extends Record<string, unknown> {
 }
 
 /** Rows of one upsert call waiting to be written; `written` once a lock holder took them. */
+/** What started an index maintenance run (the label of docqa_search_maintenance_duration_seconds). */
+type MaintenanceTrigger = 'idle' | 'writes' | 'settle' | 'close' | 'call';
+
 interface QueuedRows {
   rows: Row[];
   written?: Promise<void>;
@@ -103,6 +114,28 @@ const WRITE_BATCH = 5000;
 const MAINTENANCE_EVERY_WRITES = 200;
 /** ... and at least one write call per this many stored rows (100,000 rows: every 1,000 writes). */
 const ROWS_PER_MAINTENANCE_WRITE = 100;
+/**
+ * Table versions younger than this survive maintenance. Every write makes a version, and
+ * maintenance reads the versions it keeps: kept 10 minutes, a library indexed at 70 writes/s made
+ * each run at 12,000 rows take twice as long (issue 17, docs/benchmarks/sharepoint.md). Versions a
+ * running search may be reading are kept however old (cleanupCutoff).
+ */
+const KEEP_VERSIONS_MS = 60_000;
+/** ... but none is kept longer than this for a search that never ends (the engine's call is stuck). */
+const KEEP_VERSIONS_MAX_MS = 10 * 60_000;
+
+/**
+ * Versions created before the returned time may be cleaned up: older than `keepMs`, and older than
+ * the version any running read may be reading. `readFloors` holds, per read still running in the
+ * engine, a time no later than the creation of the version it reads (EmbeddedSearchIndex.read).
+ * A second of margin covers the clock's granularity; never earlier than KEEP_VERSIONS_MAX_MS ago.
+ */
+export function cleanupCutoff(now: number, keepMs: number, readFloors: Iterable<number>): Date {
+  let cutoff = now - keepMs;
+  for (const floor of readFloors) cutoff = Math.min(cutoff, floor - 1000);
+  return new Date(Math.max(cutoff, now - KEEP_VERSIONS_MAX_MS));
+}
+
 /** MiB of engine caches when the options name none (SEARCH_EMBEDDED_CACHE_MB's default). */
 const DEFAULT_CACHE_MB = 256;
 /** settle() keeps index maintenance to at most about 1 / (1 + this) of the time. */
@@ -213,6 +246,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private overdueWrites = 0;
   /** Engine reads still running past their deadline. */
   private overdueReads = 0;
+  /**
+   * When the last finished write started: the version any read starting now reads (the latest, or
+   * one a running write is making) was created no earlier. 0 until this instance has written.
+   */
+  private versionFloor = 0;
+  /** The versionFloor of each read still running in the engine (cleanupCutoff). */
+  private readonly readFloors = new Map<object, number>();
   private db?: Promise<lancedb.Connection>;
   private table?: Promise<lancedb.Table>;
   private ftsReady = false;
@@ -227,6 +267,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /** When the last maintenance ended and how long it took (settle's pacing). */
   private lastMaintenanceEnd = 0;
   private lastMaintenanceMs = 0;
+  /** Maintenance runs finished and their engine time, since this instance opened (maintenanceTotals). */
+  private maintenanceRuns = 0;
+  private maintenanceMs = 0;
   /** Settle calls waiting for their turn share one wait. */
   private settleWait?: Promise<void>;
   private closed = false;
@@ -246,6 +289,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
       );
     this.tableName = embeddedTableName(o.space);
     this.session = engineSession(o.cacheMb ?? DEFAULT_CACHE_MB);
+  }
+
+  /** Index maintenance runs finished since this instance opened and the engine time they took. */
+  maintenanceTotals(): { runs: number; ms: number } {
+    return { runs: this.maintenanceRuns, ms: this.maintenanceMs };
   }
 
   /** Bytes the engine's caches hold now (by the engine's own accounting): for tests and benchmarks. */
@@ -339,6 +387,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     }
     let overdue = false;
     void call.then(noop, noop).finally(() => {
+      this.versionFloor = started;
       if (overdue) {
         this.overdueWrites--;
         this.log.warn(`${what} ended ${Date.now() - started - ms} ms after its ${ms} ms deadline`);
@@ -380,7 +429,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
       throw searchTimedOut();
     }
     const t = await this.bounded(this.open(), ms, 'open');
+    const token = {};
+    this.readFloors.set(token, this.versionFloor);
     const call = fn(t);
+    void call.then(noop, noop).finally(() => this.readFloors.delete(token));
     try {
       return await withDeadline(call, ms, `embedded search ${what}`);
     } catch (err) {
@@ -688,19 +740,19 @@ export class EmbeddedSearchIndex implements SearchIndex {
     clearTimeout(this.optimizeTimer);
     if (++this.writesSinceMaintenance >= this.maintenanceEvery && !this.maintenance) {
       this.optimizeTimer = undefined;
-      void this.runMaintenance();
+      void this.runMaintenance('writes');
       return;
     }
     this.optimizeTimer = setTimeout(() => {
       this.optimizeTimer = undefined;
-      void this.runMaintenance();
+      void this.runMaintenance('idle');
     }, this.o.optimizeDelayMs ?? 2000);
     this.optimizeTimer.unref();
   }
 
-  private runMaintenance(): Promise<void> {
+  private runMaintenance(trigger: MaintenanceTrigger): Promise<void> {
     this.writesSinceMaintenance = 0;
-    this.maintenance = this.optimize()
+    this.maintenance = this.optimize(trigger)
       .catch((err: Error) => this.log.warn(`index maintenance failed: ${err.message}`))
       .finally(() => (this.maintenance = undefined));
     return this.maintenance;
@@ -724,21 +776,26 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (this.closed || (this.writesSinceMaintenance === 0 && this.optimizeTimer === undefined)) return;
     clearTimeout(this.optimizeTimer);
     this.optimizeTimer = undefined;
-    await this.runMaintenance();
+    await this.runMaintenance('settle');
   }
 
   /**
-   * Compacts files, updates indices with unindexed rows, drops versions older than 10 minutes.
+   * Compacts files, updates indices with unindexed rows, drops versions older than KEEP_VERSIONS_MS.
    * Holds the write lock while it runs (seconds at 20,000 chunks), bounded by `maintenanceMs`.
    */
-  async optimize(): Promise<void> {
+  async optimize(trigger: MaintenanceTrigger = 'call'): Promise<void> {
     await this.write(
       'index maintenance',
       async (t) => {
         const started = Date.now();
-        await t.optimize({ cleanupOlderThan: new Date(Date.now() - 10 * 60_000) });
-        this.lastMaintenanceMs = Date.now() - started;
-        this.lastMaintenanceEnd = Date.now();
+        await t.optimize({
+          cleanupOlderThan: cleanupCutoff(
+            started,
+            this.o.keepVersionsMs ?? KEEP_VERSIONS_MS,
+            this.readFloors.values(),
+          ),
+        });
+        this.recordMaintenance(trigger, started);
         // Compaction rewrites the table's small fragments, the compacted ones included, so its
         // cost grows with the table: the larger the table, the more writes between two runs.
         const rows = await t.countRows();
@@ -753,6 +810,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
       undefined,
       this.deadlines.maintenanceMs,
     );
+  }
+
+  private recordMaintenance(trigger: MaintenanceTrigger, started: number): void {
+    this.lastMaintenanceEnd = Date.now();
+    this.lastMaintenanceMs = this.lastMaintenanceEnd - started;
+    this.maintenanceRuns++;
+    this.maintenanceMs += this.lastMaintenanceMs;
+    docqaMetrics.searchMaintenanceDuration.observe({ trigger }, this.lastMaintenanceMs / 1000);
   }
 
   /**
@@ -835,9 +900,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (this.maintenance && this.overdueWrites === 0)
       await withDeadline(this.maintenance, left(), 'embedded search index maintenance at close').catch(noop);
     if (hadPending && this.table && this.overdueWrites === 0) {
-      await this.write('index maintenance at close', (t) => t.optimize(), undefined, left()).catch(
-        (err: Error) => this.log.warn(`index maintenance at close skipped: ${err.message}`),
-      );
+      await this.write(
+        'index maintenance at close',
+        async (t) => {
+          const started = Date.now();
+          await t.optimize();
+          this.recordMaintenance('close', started);
+        },
+        undefined,
+        left(),
+      ).catch((err: Error) => this.log.warn(`index maintenance at close skipped: ${err.message}`));
     }
     this.closed = true;
     let release: () => void;

@@ -12,6 +12,7 @@ describe('DocqaMetrics', () => {
     for (const status of ['COMPLETE', 'ERROR', 'CANCELLED'])
       expect(text).toContain(`docqa_documents_indexed_total{status="${status}"} 0`);
     expect(text).toContain('# TYPE docqa_documents_queue_depth gauge');
+    expect(text).toContain('# TYPE docqa_search_maintenance_duration_seconds histogram');
   });
 
   it('reads the queue depth from its source at scrape time, and drops it when the source fails', async () => {

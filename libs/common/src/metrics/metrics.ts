@@ -57,6 +57,18 @@ export class DocqaMetrics {
     registers: [this.registry],
   });
 
+  /**
+   * The embedded search engine's index maintenance (compaction, index merges, clean-up), which holds
+   * its write lock: by what started it (`idle`, `writes`, `settle`, `close`, `call`).
+   */
+  readonly searchMaintenanceDuration = new Histogram({
+    name: 'docqa_search_maintenance_duration_seconds',
+    help: "Duration of the embedded search engine's index maintenance (holds its write lock), by trigger.",
+    labelNames: ['trigger'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [this.registry],
+  });
+
   private queueDepthSource?: QueueDepthSource;
 
   /** Documents waiting for or in indexing, counted in Postgres at scrape time. */
