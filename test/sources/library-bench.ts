@@ -40,7 +40,14 @@ export interface LibraryBenchOptions {
 /** One RSS sample: seconds since the product was up, MiB of its node process and of its tree. */
 export type RssSample = [seconds: number, nodeMb: number, treeMb: number];
 /** One heap sample from the product's /metrics: seconds since up, MiB of JS heap used and of external memory. */
-export type HeapSample = [seconds: number, heapUsedMb: number, externalMb: number];
+/** ... and the embedded engine's index maintenance so far (docqa_search_maintenance_duration_seconds). */
+export type HeapSample = [
+  seconds: number,
+  heapUsedMb: number,
+  externalMb: number,
+  maintenanceRuns: number,
+  maintenanceSeconds: number,
+];
 
 export interface LibraryBenchResult {
   engine: BenchEngine;
@@ -248,10 +255,18 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
         .then((text) => {
           const value = (name: string) =>
             Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
+          // summed over the trigger label
+          const total = (name: string) =>
+            [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce(
+              (sum, m) => sum + Number(m[1]),
+              0,
+            );
           heap.push([
             at,
             mb(value('nodejs_heap_size_used_bytes') / 1024),
             mb(value('nodejs_external_memory_bytes') / 1024),
+            total('docqa_search_maintenance_duration_seconds_count'),
+            Math.round(total('docqa_search_maintenance_duration_seconds_sum') * 10) / 10,
           ]);
         })
         .catch(() => undefined);
@@ -320,7 +335,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
         lastLog = Date.now();
         const rss = samples.at(-1);
         log(
-          `${o.engine}: ${Math.round((Date.now() - t0) / 1000)} s ${JSON.stringify(progress)} rss ${rss?.[1]}/${rss?.[2]} MB heap ${heap.at(-1)?.[1]}/${heap.at(-1)?.[2]} MB load ${os.loadavg()[0].toFixed(1)}`,
+          `${o.engine}: ${Math.round((Date.now() - t0) / 1000)} s ${JSON.stringify(progress)} rss ${rss?.[1]}/${rss?.[2]} MB heap ${heap.at(-1)?.[1]}/${heap.at(-1)?.[2]} MB maintenance ${heap.at(-1)?.[3]} runs ${heap.at(-1)?.[4]} s load ${os.loadavg()[0].toFixed(1)}`,
         );
       }
       if (!cancelled && Date.now() - startedAt > o.timeoutMs) {
