@@ -371,40 +371,4 @@ describe('EmbeddedSearchIndex', () => {
       await index.close();
     }
   });
-
-  it('paces maintenance started by writes: after a run of d ms, writes wait 4 d before starting another (issue 17)', async () => {
-    const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 600_000 });
-    const started: { at: number; done: Promise<void> }[] = [];
-    const optimize = index.optimize.bind(index);
-    jest.spyOn(index, 'optimize').mockImplementation((trigger) => {
-      const done = optimize(trigger);
-      started.push({ at: Date.now(), done });
-      return done;
-    });
-    let n = 0;
-    const write = () => index.upsert([chunkRecord(7, 'paced', `p${n}`, 0, `paced document ${n++} on tides`)]);
-    try {
-      // a table large enough that a maintenance run takes a while (it rewrites the table)
-      await index.upsert(
-        Array.from({ length: 20_000 }, (_, i) => chunkRecord(7, 'paced', `big${i}`, 0, `bulk row ${i}`)),
-      );
-      while (started.length === 0) await write(); // the 200th write starts the first run
-      await started[0].done;
-      const firstEnd = Date.now();
-      const firstMs = index.maintenanceTotals().ms;
-      expect(firstMs).toBeGreaterThan(50);
-      const writeDone: number[] = [];
-      while (started.length === 1 && writeDone.length < 20_000) {
-        await write();
-        writeDone.push(Date.now());
-      }
-      expect(started).toHaveLength(2);
-      // 200 writes were there long before the second run: the pace held it back, not the count
-      expect(writeDone[199]).toBeLessThan(firstEnd + 4 * firstMs - 100);
-      expect(started[1].at - firstEnd).toBeGreaterThanOrEqual(4 * firstMs - 20);
-      await started[1].done;
-    } finally {
-      await index.close();
-    }
-  });
 });

@@ -125,14 +125,6 @@ const KEEP_VERSIONS_MS = 60_000;
 const KEEP_VERSIONS_MAX_MS = 10 * 60_000;
 
 /**
- * When the next maintenance run may start after one that ended at `lastEnd` and took `lastMs`:
- * maintenance holds the write lock at most 1 / (1 + MAINTENANCE_DUTY_FACTOR) of the time.
- */
-export function pacedMaintenanceAt(lastEnd: number, lastMs: number): number {
-  return lastEnd + MAINTENANCE_DUTY_FACTOR * lastMs;
-}
-
-/**
  * Versions created before the returned time may be cleaned up: older than `keepMs`, and older than
  * the version any running read may be reading. `readFloors` holds, per read still running in the
  * engine, a time no later than the creation of the version it reads (EmbeddedSearchIndex.read).
@@ -146,11 +138,8 @@ export function cleanupCutoff(now: number, keepMs: number, readFloors: Iterable<
 
 /** MiB of engine caches when the options name none (SEARCH_EMBEDDED_CACHE_MB's default). */
 const DEFAULT_CACHE_MB = 256;
-/**
- * Maintenance holds the write lock at most about 1 / (1 + this) of the time: a run started by
- * writes or by settle() waits this many times the last run's duration after it ended.
- */
-const MAINTENANCE_DUTY_FACTOR = 4;
+/** settle() keeps index maintenance to at most about 1 / (1 + this) of the time. */
+const SETTLE_DUTY_FACTOR = 4;
 function schema(dimensions: number): Schema {
   const s = (name: string) => new Field(name, new Utf8(), false);
   return new Schema([
@@ -744,28 +733,20 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * also every MAINTENANCE_EVERY_WRITES writes (more on a large table) while they never do
    * (issue 17): each write adds a fragment, and a write's id lookup (and every search) visits
    * every fragment, so a library of small documents indexed without a pause made each write
-   * slower than the one before it. Either way paced by MAINTENANCE_DUTY_FACTOR: a run's cost grows
-   * with the table (it rewrites the table and its full-text indices), and at 15,000 rows runs every
-   * 200 writes held the write lock 60% of the time.
+   * slower than the one before it.
    */
   private scheduleOptimize(): void {
     if (this.closed) return;
     clearTimeout(this.optimizeTimer);
-    const now = Date.now();
-    const paced = pacedMaintenanceAt(this.lastMaintenanceEnd, this.lastMaintenanceMs);
-    if (++this.writesSinceMaintenance >= this.maintenanceEvery && !this.maintenance && now >= paced) {
+    if (++this.writesSinceMaintenance >= this.maintenanceEvery && !this.maintenance) {
       this.optimizeTimer = undefined;
       void this.runMaintenance('writes');
       return;
     }
-    const idleDelay = this.o.optimizeDelayMs ?? 2000;
-    this.optimizeTimer = setTimeout(
-      () => {
-        this.optimizeTimer = undefined;
-        void this.runMaintenance('idle');
-      },
-      Math.max(idleDelay, paced - now),
-    );
+    this.optimizeTimer = setTimeout(() => {
+      this.optimizeTimer = undefined;
+      void this.runMaintenance('idle');
+    }, this.o.optimizeDelayMs ?? 2000);
     this.optimizeTimer.unref();
   }
 
@@ -787,9 +768,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (this.closed) return;
     if (this.maintenance) await this.maintenance;
     // Many runs finishing one after another must not keep the write lock busy with maintenance:
-    // settling starts one no sooner than MAINTENANCE_DUTY_FACTOR times the last one's duration after
+    // settling starts one no sooner than SETTLE_DUTY_FACTOR times the last one's duration after
     // it ended (callers finishing meanwhile share the wait and the run).
-    const wait = pacedMaintenanceAt(this.lastMaintenanceEnd, this.lastMaintenanceMs) - Date.now();
+    const wait = this.lastMaintenanceEnd + SETTLE_DUTY_FACTOR * this.lastMaintenanceMs - Date.now();
     if (wait > 0) await (this.settleWait ??= sleep(wait).finally(() => (this.settleWait = undefined)));
     if (this.maintenance) await this.maintenance;
     if (this.closed || (this.writesSinceMaintenance === 0 && this.optimizeTimer === undefined)) return;
