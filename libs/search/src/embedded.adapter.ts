@@ -79,10 +79,10 @@ interface Row extends Record<string, unknown> {
   vector: number[];
 }
 
-/** Rows of one upsert call waiting to be written; `written` once a lock holder took them. */
 /** What started an index maintenance run (the label of docqa_search_maintenance_duration_seconds). */
 type MaintenanceTrigger = 'idle' | 'writes' | 'settle' | 'close' | 'call';
 
+/** Rows of one upsert call waiting to be written; `written` once a lock holder took them. */
 interface QueuedRows {
   rows: Row[];
   written?: Promise<void>;
