@@ -371,4 +371,28 @@ describe('EmbeddedSearchIndex', () => {
       await index.close();
     }
   });
+  it('the version floor a search records moves only when a write commits a table version (issue 17)', async () => {
+    const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 600_000 });
+    // cleanupCutoff trusts it to be no later than the version a search starting now reads
+    const floor = () => index['versionFloor'];
+    const pause = () => new Promise((r) => setTimeout(r, 20));
+    try {
+      await index.upsert([chunkRecord(7, 'floor', 'f1', 0, 'the first committed version')]);
+      const first = floor();
+      expect(first).toBeGreaterThan(0);
+      await pause();
+      // a delete that matches no row commits nothing: the latest version is still the upsert's
+      expect(await index.deleteByDocument(7, 'no-such-document')).toBe(0);
+      expect(floor()).toBe(first);
+      await pause();
+      await index.upsert([chunkRecord(7, 'floor', 'f2', 0, 'a second committed version')]);
+      const second = floor();
+      expect(second).toBeGreaterThan(first);
+      await pause();
+      expect(await index.deleteByDocument(7, 'f1')).toBe(1);
+      expect(floor()).toBeGreaterThan(second);
+    } finally {
+      await index.close();
+    }
+  });
 });

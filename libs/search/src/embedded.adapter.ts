@@ -247,8 +247,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /** Engine reads still running past their deadline. */
   private overdueReads = 0;
   /**
-   * When the last finished write started: the version any read starting now reads (the latest, or
-   * one a running write is making) was created no earlier. 0 until this instance has written.
+   * When the last write that committed a table version started: the version any read starting now
+   * reads (the latest, or one a running write is making) was created no earlier. 0 until this
+   * instance has committed one. A write that commits nothing (one that failed) leaves it alone.
    */
   private versionFloor = 0;
   /** The versionFloor of each read still running in the engine (cleanupCutoff). */
@@ -378,16 +379,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
       });
     this.writeHeldSince = Date.now();
     const started = Date.now();
-    let call: Promise<T>;
-    try {
-      call = fn(t);
-    } catch (err) {
-      this.releaseWrite(release);
-      throw err;
-    }
+    // The floor moves only when a version was committed (a failed write may commit none); the
+    // checks run inside the bounded call, so a wedged engine cannot hold the lock unseen.
+    const call = (async () => {
+      const before = await t.version();
+      const result = await fn(t);
+      if ((await t.version()) !== before) this.versionFloor = started;
+      return result;
+    })();
     let overdue = false;
     void call.then(noop, noop).finally(() => {
-      this.versionFloor = started;
       if (overdue) {
         this.overdueWrites--;
         this.log.warn(`${what} ended ${Date.now() - started - ms} ms after its ${ms} ms deadline`);
