@@ -371,6 +371,7 @@ describe('EmbeddedSearchIndex', () => {
       await index.close();
     }
   });
+
   it('the version floor a search records moves only when a write commits a table version (issue 17)', async () => {
     const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 600_000 });
     // cleanupCutoff trusts it to be no later than the version a search starting now reads

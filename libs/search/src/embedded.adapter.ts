@@ -377,8 +377,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
       .catch((err: unknown) => {
         throw this.timedOut(err, `waiting for the write lock (${what}), held for ${this.heldForMs()} ms`);
       });
-    this.writeHeldSince = Date.now();
     const started = Date.now();
+    this.writeHeldSince = started;
     // The floor moves only when a version was committed (a failed write may commit none); the
     // checks run inside the bounded call, so a wedged engine cannot hold the lock unseen.
     const call = (async () => {
