@@ -396,4 +396,85 @@ describe('EmbeddedSearchIndex', () => {
       await index.close();
     }
   });
+
+  it('opens the engine afresh every few maintenance runs; calls still running keep the old handle open until they end (issue 17)', async () => {
+    const index = new EmbeddedSearchIndex({
+      dir,
+      space,
+      optimizeDelayMs: 600_000,
+      reopenEveryMaintenanceRuns: 2,
+    });
+    const handle = () => index['table'] as Promise<lancedb.Table>;
+    const nextTurn = () => new Promise((r) => setImmediate(r));
+    const found = async (text: string) =>
+      (
+        await index.search({
+          accountId: 7,
+          docSetNames: ['reopen'],
+          text,
+          vector: embedder.embed(text),
+          limit: 5,
+          minimumSimilarityScore: 0,
+        })
+      ).map((h) => h.chunk.documentId);
+    try {
+      await index.upsert([chunkRecord(7, 'reopen', 'r1', 0, 'heliotrope lanterns at dusk')]);
+      const first = await handle();
+      // as a search still running on it would
+      index['useHandle'](first);
+      await index.optimize();
+      expect(await handle()).toBe(first);
+      await index.optimize();
+      const second = await handle();
+      expect(second).not.toBe(first);
+      expect(first.isOpen()).toBe(true);
+      expect(await found('heliotrope lanterns')).toEqual(['r1']);
+      index['releaseHandle'](first);
+      await nextTurn();
+      expect(first.isOpen()).toBe(false);
+
+      // writes after the swap land in the same table, beside the rows written before it
+      await index.upsert([chunkRecord(7, 'reopen', 'r2', 0, 'heliotrope kites at dawn')]);
+      expect((await found('heliotrope')).sort()).toEqual(['r1', 'r2']);
+      // nothing uses the replaced handle: it closes at the swap
+      await index.optimize();
+      await index.optimize();
+      expect(await handle()).not.toBe(second);
+      await nextTurn();
+      expect(second.isOpen()).toBe(false);
+      expect((await found('heliotrope')).sort()).toEqual(['r1', 'r2']);
+    } finally {
+      await index.close();
+    }
+    expect((await handle()).isOpen()).toBe(false);
+  });
+
+  it('searches running while the engine is opened afresh all answer from the table (issue 17)', async () => {
+    const index = new EmbeddedSearchIndex({
+      dir,
+      space,
+      optimizeDelayMs: 600_000,
+      reopenEveryMaintenanceRuns: 1,
+    });
+    const search = () =>
+      index.search({
+        accountId: 7,
+        docSetNames: ['reopen'],
+        text: 'quartz',
+        vector: embedder.embed('quartz'),
+        limit: 5,
+        minimumSimilarityScore: 0,
+      });
+    try {
+      for (let round = 0; round < 10; round++) {
+        await index.upsert([chunkRecord(7, 'reopen', `q${round}`, 0, `quartz crystal number ${round}`)]);
+        // every maintenance run swaps the handle while these run on it
+        const [, ...answers] = await Promise.all([index.optimize(), search(), search(), search()]);
+        for (const hits of answers) expect(hits.length).toBe(Math.min(round + 1, 5));
+      }
+      expect((await search()).length).toBe(5);
+    } finally {
+      await index.close();
+    }
+  });
 });

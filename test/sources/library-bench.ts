@@ -88,6 +88,8 @@ export interface LibraryBenchResult {
    * with the RSS, tells growth of the JS heap from native memory (the engines, the allocator).
    */
   heap: HeapSample[];
+  /** The embedded engine's index maintenance by what started it (runs, seconds), at the last sample. */
+  maintenanceByTrigger: Record<string, { runs: number; seconds: number }>;
   loadAverage: { start: number[]; end: number[] };
   /**
    * CPU seconds the product's process tree spent from POST /index to the end of the measurement,
@@ -239,6 +241,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
   let temporal: Connection | undefined;
   const samples: RssSample[] = [];
   const heap: HeapSample[] = [];
+  const maintenanceByTrigger: Record<string, { runs: number; seconds: number }> = {};
   let sampler: NodeJS.Timeout | undefined;
   let heapSampler: NodeJS.Timeout | undefined;
   try {
@@ -268,6 +271,13 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
             total('docqa_search_maintenance_duration_seconds_count'),
             Math.round(total('docqa_search_maintenance_duration_seconds_sum') * 10) / 10,
           ]);
+          for (const m of text.matchAll(
+            /^docqa_search_maintenance_duration_seconds_(count|sum)\{[^}]*trigger="(\w+)"[^}]*\} (\S+)$/gm,
+          )) {
+            const t = (maintenanceByTrigger[m[2]] ??= { runs: 0, seconds: 0 });
+            if (m[1] === 'count') t.runs = Number(m[3]);
+            else t.seconds = Math.round(Number(m[3]) * 10) / 10;
+          }
         })
         .catch(() => undefined);
     }, 10_000);
@@ -415,6 +425,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
       rssLastQuarterMb: quarter(end - span / 4, end),
       rss: samples.filter(([s]) => s % 10 === 0),
       heap,
+      maintenanceByTrigger,
       loadAverage: { start: loadStart, end: os.loadavg().map((x) => Math.round(x * 10) / 10) },
       cpuSeconds: cpuUsed,
       cpuMsPerFile: completed
