@@ -189,6 +189,12 @@ function engineSession(cacheMb: number): lancedb.Session {
   return new lancedb.Session((bytes * 3n) / 4n, bytes / 4n);
 }
 
+/** Closes a table handle replaced by a reopen and the connection it came from. */
+function closeHandle(t: lancedb.Table, db: lancedb.Connection): void {
+  t.close();
+  db.close();
+}
+
 /** SQL string literal for the engine's filter language. */
 export function sqlString(v: string): string {
   return `'${v.replace(/'/g, "''")}'`;
@@ -213,7 +219,7 @@ const FTS_OPTIONS = {
  * hybrid quality on SciFact and dev and slower hybrid searches (docs/benchmarks/search.md, "The
  * plain text column").
  */
-const FTS_COLUMN_OPTIONS = {
+export const FTS_COLUMN_OPTIONS = {
   text: FTS_OPTIONS,
   text_plain: { ...FTS_OPTIONS, stem: false },
   section: FTS_OPTIONS,
@@ -307,7 +313,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
         `LANCE_CPU_THREADS=${LANCE_RUNTIME.threads}: the full-text index builder can deadlock with fewer than 2 compute threads; unset it or raise it`,
       );
     this.tableName = embeddedTableName(o.space);
-    this.session = engineSession(o.cacheMb ?? DEFAULT_CACHE_MB);
+    this.session = this.newSession();
+  }
+
+  /** New engine caches within cacheMb; one per connection (open, reopen). */
+  private newSession(): lancedb.Session {
+    return engineSession(this.o.cacheMb ?? DEFAULT_CACHE_MB);
   }
 
   /** Index maintenance runs finished since this instance opened and the engine time they took. */
@@ -350,7 +361,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
   private async reopen(old: lancedb.Table): Promise<void> {
     this.runsSinceOpen = 0;
     const oldDb = await this.db;
-    const session = engineSession(this.o.cacheMb ?? DEFAULT_CACHE_MB);
+    const session = this.newSession();
     let db: lancedb.Connection | undefined;
     try {
       db = await lancedb.connect(this.o.dir, { session });
@@ -390,8 +401,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       const db = this.retired.get(t);
       if (!db || this.handleUsers.has(t)) return;
       this.retired.delete(t);
-      t.close();
-      db.close();
+      closeHandle(t, db);
     });
   }
 
@@ -1012,10 +1022,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       t?.close();
       const db = await this.db?.catch(() => undefined);
       db?.close();
-      for (const [old, oldDb] of this.retired) {
-        old.close();
-        oldDb.close();
-      }
+      for (const [old, oldDb] of this.retired) closeHandle(old, oldDb);
       this.retired.clear();
     } finally {
       release();

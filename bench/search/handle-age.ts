@@ -2,16 +2,19 @@
  * of the connection and table handle, apart from the table's size? The engine alone, with the
  * product's full-text columns and analysis, written 2 rows at a time with maintenance every 200
  * writes (every rows / 100 writes past 20,000 rows), as the embedded adapter does.
- *   node bench/search/handle-age.js <rows> grow      [reopenEvery]   one growing table
- *   node bench/search/handle-age.js <rows> recreate  [reopen]        a table dropped and created again every 10,000 rows
+ *   node -r ./test/support/ts-register.js bench/search/handle-age.ts <rows> grow [reopenEvery]
+ *     one growing table
+ *   node -r ./test/support/ts-register.js bench/search/handle-age.ts <rows> recreate [reopen]
+ *     a table dropped and created again every 10,000 rows
  * reopenEvery: open a new connection (new caches) and table every N maintenance runs; reopen (1):
  * a new connection with each new table. Prints per 2,500 writes the wall time, maintenance seconds
  * and runs, one full-text search's time and the RSS. Results: docs/benchmarks/sharepoint.md. */
-const lancedb = require('@lancedb/lancedb');
-const { Schema, Field, Utf8, Float32, FixedSizeList } = require('apache-arrow');
-const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
+import * as lancedb from '@lancedb/lancedb';
+import { Field, FixedSizeList, Float32, Schema, Utf8 } from 'apache-arrow';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FTS_COLUMN_OPTIONS } from '@docqa/search';
 
 process.env.LANCE_CPU_THREADS ??= '4'; // as the product (libs/search/src/lance-runtime.ts)
 const [rowsArg, mode = 'grow', reopenArg = '0'] = process.argv.slice(2);
@@ -19,20 +22,10 @@ const ROWS = Number(rowsArg || 40000);
 const REOPEN = Number(reopenArg);
 const RECREATE_ROWS = 10_000;
 const CACHE = 256n * 2n ** 20n; // the product's default SEARCH_EMBEDDED_CACHE_MB
-const FTS = {
-  withPosition: false,
-  baseTokenizer: 'simple',
-  language: 'English',
-  stem: true,
-  removeStopWords: true,
-  lowercase: true,
-  asciiFolding: true,
-  maxTokenLength: 64,
-};
-const COLUMNS = ['text', 'text_plain', 'section', 'doc_title', 'doc_terms'];
+const COLUMNS = Object.keys(FTS_COLUMN_OPTIONS) as (keyof typeof FTS_COLUMN_OPTIONS)[];
 
 const words = Array.from({ length: 20000 }, (_, i) => `w${i.toString(36)}x`);
-const text = (n) =>
+const text = (n: number) =>
   Array.from(
     { length: n },
     () => words[Math.min(words.length - 1, Math.floor(-Math.log(Math.random()) * 2000))],
@@ -49,7 +42,7 @@ const row = () => ({
   doc_terms: text(12),
   vector: Array.from({ length: 384 }, () => Math.random() - 0.5),
 });
-const utf8 = (n) => new Field(n, new Utf8(), false);
+const utf8 = (n: string) => new Field(n, new Utf8(), false);
 const schema = new Schema([
   ...['id', 'account_id', 'document_id', ...COLUMNS].map(utf8),
   new Field('vector', new FixedSizeList(384, new Field('item', new Float32(), true)), false),
@@ -78,7 +71,7 @@ async function main() {
     if (!table.indexed) {
       for (const c of COLUMNS)
         await table.t.createIndex(c, {
-          config: lancedb.Index.fts(c === 'text_plain' ? { ...FTS, stem: false } : FTS),
+          config: lancedb.Index.fts(FTS_COLUMN_OPTIONS[c]),
         });
       await table.t.createIndex('account_id', { config: lancedb.Index.bitmap() });
       table.indexed = true;
