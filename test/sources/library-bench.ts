@@ -258,26 +258,26 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
         .then((text) => {
           const value = (name: string) =>
             Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
-          // summed over the trigger label
-          const total = (name: string) =>
-            [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'gm'))].reduce(
-              (sum, m) => sum + Number(m[1]),
-              0,
-            );
+          // the maintenance histogram's count and sum by trigger (every series carries one), read once
+          const runs: Record<string, number> = {};
+          const seconds: Record<string, number> = {};
+          for (const m of text.matchAll(
+            /^docqa_search_maintenance_duration_seconds_(count|sum)\{[^}]*trigger="(\w+)"[^}]*\} (\S+)$/gm,
+          ))
+            (m[1] === 'count' ? runs : seconds)[m[2]] = Number(m[3]);
+          const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
           heap.push([
             at,
             mb(value('nodejs_heap_size_used_bytes') / 1024),
             mb(value('nodejs_external_memory_bytes') / 1024),
-            total('docqa_search_maintenance_duration_seconds_count'),
-            Math.round(total('docqa_search_maintenance_duration_seconds_sum') * 10) / 10,
+            sum(runs),
+            Math.round(sum(seconds) * 10) / 10,
           ]);
-          for (const m of text.matchAll(
-            /^docqa_search_maintenance_duration_seconds_(count|sum)\{[^}]*trigger="(\w+)"[^}]*\} (\S+)$/gm,
-          )) {
-            const t = (maintenanceByTrigger[m[2]] ??= { runs: 0, seconds: 0 });
-            if (m[1] === 'count') t.runs = Number(m[3]);
-            else t.seconds = Math.round(Number(m[3]) * 10) / 10;
-          }
+          for (const trigger of Object.keys(runs))
+            maintenanceByTrigger[trigger] = {
+              runs: runs[trigger],
+              seconds: Math.round((seconds[trigger] ?? 0) * 10) / 10,
+            };
         })
         .catch(() => undefined);
     }, 10_000);
