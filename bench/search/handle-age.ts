@@ -4,6 +4,8 @@
  * writes (every rows / 100 writes past 20,000 rows), as the embedded adapter does.
  *   node -r ./test/support/ts-register.js bench/search/handle-age.ts <rows> grow [reopenEvery]
  *     one growing table
+ *   node -r ./test/support/ts-register.js bench/search/handle-age.ts <rows> grow <reopenEvery> release
+ *     the same, giving freed memory back after each maintenance run as the adapter does
  *   node -r ./test/support/ts-register.js bench/search/handle-age.ts <rows> recreate [reopen]
  *     a table dropped and created again every 10,000 rows
  * reopenEvery: open a new connection (new caches) and table every N maintenance runs; reopen (1):
@@ -14,10 +16,12 @@ import { Field, FixedSizeList, Float32, Schema, Utf8 } from 'apache-arrow';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { releaseFreedNativeMemory } from '@docqa/common';
 import { FTS_COLUMN_OPTIONS } from '@docqa/search';
 
 process.env.LANCE_CPU_THREADS ??= '4'; // as the product (libs/search/src/lance-runtime.ts)
-const [rowsArg, mode = 'grow', reopenArg = '0'] = process.argv.slice(2);
+const [rowsArg, mode = 'grow', reopenArg = '0', releaseArg] = process.argv.slice(2);
+const RELEASE = releaseArg === 'release';
 const ROWS = Number(rowsArg || 40000);
 const REOPEN = Number(reopenArg);
 const RECREATE_ROWS = 10_000;
@@ -60,6 +64,7 @@ async function main() {
   });
   let table = await create();
   let maintenanceMs = 0;
+  let releaseMs = 0;
   let runs = 0;
   let sinceRun = 0;
   let writes = 0;
@@ -82,6 +87,11 @@ async function main() {
       const m0 = Date.now();
       await table.t.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
       maintenanceMs += Date.now() - m0;
+      if (RELEASE) {
+        const r0 = Date.now();
+        releaseFreedNativeMemory();
+        releaseMs += Date.now() - r0;
+      }
       if (mode === 'grow' && REOPEN > 0 && runs % REOPEN === 0) {
         const name = table.t.name;
         table.t.close();
@@ -113,7 +123,7 @@ async function main() {
         .limit(24)
         .toArray();
       console.log(
-        `${mode} reopen=${REOPEN} rows ${id} wall ${((Date.now() - t0) / 1000).toFixed(0)} s maintenance ${(maintenanceMs / 1000).toFixed(1)} s in ${runs} runs, search ${Date.now() - s0} ms, rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`,
+        `${mode} reopen=${REOPEN} rows ${id} wall ${((Date.now() - t0) / 1000).toFixed(0)} s maintenance ${(maintenanceMs / 1000).toFixed(1)} s in ${runs} runs, search ${Date.now() - s0} ms, released in ${releaseMs} ms, rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`,
       );
     }
   }

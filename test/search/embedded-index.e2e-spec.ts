@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { canReleaseFreedNativeMemory, docqaMetrics } from '@docqa/common';
 import { LocalHashingEmbedder } from '@docqa/llm';
 import { EmbeddedSearchIndex, embeddedTableName } from '@docqa/search';
 
@@ -201,6 +202,33 @@ describe('EmbeddedSearchIndex', () => {
       expect((await index.stats(4)).chunks).toBe(writes);
     } finally {
       await index.close();
+    }
+  });
+
+  it('gives the memory the engine freed back to the system after each maintenance run, unless turned off (issue 17)', async () => {
+    const released = async () =>
+      (await docqaMetrics.nativeMemoryReleaseDuration.get()).values.find(
+        (v) => v.metricName === 'docqa_native_memory_release_duration_seconds_count',
+      )?.value ?? 0;
+    for (const releaseFreedMemory of [true, false]) {
+      const index = new EmbeddedSearchIndex({
+        dir: path.join(dir, String(releaseFreedMemory)),
+        space,
+        optimizeDelayMs: 600_000,
+        releaseFreedMemory,
+      });
+      try {
+        await index.upsert([chunkRecord(4, 'trim', 'd', 0, 'a document whose write maintenance compacts')]);
+        const before = await released();
+        await index.optimize();
+        await index.optimize();
+        // every run gives memory back (glibc: this machine kind's libc), none when turned off
+        expect(canReleaseFreedNativeMemory()).toBe(true);
+        expect((await released()) - before).toBe(releaseFreedMemory ? 2 : 0);
+        expect((await index.stats(4)).chunks).toBe(1);
+      } finally {
+        await index.close();
+      }
     }
   });
 

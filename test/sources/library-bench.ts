@@ -90,6 +90,8 @@ export interface LibraryBenchResult {
   heap: HeapSample[];
   /** The embedded engine's index maintenance by what started it (runs, seconds), at the last sample. */
   maintenanceByTrigger: Record<string, { runs: number; seconds: number }>;
+  /** Freed native memory given back after maintenance runs (docqa_native_memory_release_duration_seconds). */
+  memoryReleases: { runs: number; seconds: number };
   loadAverage: { start: number[]; end: number[] };
   /**
    * CPU seconds the product's process tree spent from POST /index to the end of the measurement,
@@ -225,7 +227,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
     INDEXING_CHILDREN_PER_RUN: String(o.childrenPerRun),
     LOCAL_EMBEDDER: o.embedder,
     // the embedder's and the allocator's tuning, to measure a setting against the default
-    ...passEnv([...EMBEDDER_TUNING_VARS, 'MALLOC_MMAP_THRESHOLD_']),
+    ...passEnv([...EMBEDDER_TUNING_VARS, 'MALLOC_MMAP_THRESHOLD_', 'SEARCH_EMBEDDED_RELEASE_MEMORY']),
     ...(o.engine === 'embedded'
       ? { TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()) }
       : {
@@ -242,6 +244,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
   const samples: RssSample[] = [];
   const heap: HeapSample[] = [];
   const maintenanceByTrigger: Record<string, { runs: number; seconds: number }> = {};
+  const memoryReleases = { runs: 0, seconds: 0 };
   let sampler: NodeJS.Timeout | undefined;
   let heapSampler: NodeJS.Timeout | undefined;
   try {
@@ -273,6 +276,9 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
             sum(runs),
             Math.round(sum(seconds) * 10) / 10,
           ]);
+          memoryReleases.runs = value('docqa_native_memory_release_duration_seconds_count') || 0;
+          memoryReleases.seconds =
+            Math.round((value('docqa_native_memory_release_duration_seconds_sum') || 0) * 100) / 100;
           for (const trigger of Object.keys(runs))
             maintenanceByTrigger[trigger] = {
               runs: runs[trigger],
@@ -426,6 +432,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
       rss: samples.filter(([s]) => s % 10 === 0),
       heap,
       maintenanceByTrigger,
+      memoryReleases,
       loadAverage: { start: loadStart, end: os.loadavg().map((x) => Math.round(x * 10) / 10) },
       cpuSeconds: cpuUsed,
       cpuMsPerFile: completed

@@ -1,6 +1,7 @@
 export * from './config/config.schema';
 export * from './config/app-config';
 export * from './threads/background-priority';
+export * from './memory/native-allocator';
 export * from './config/config.module';
 export * from './errors/error-codes';
 export * from './errors/domain-error';

@@ -9,6 +9,7 @@ import {
   DeadlineLock,
   docqaMetrics,
   type EmbeddingSpace,
+  releaseFreedNativeMemory,
   withDeadline,
 } from '@docqa/common';
 import {
@@ -59,6 +60,8 @@ export interface EmbeddedSearchIndexOptions {
   keepVersionsMs?: number;
   /** Maintenance runs after which the engine is opened afresh (default REOPEN_EVERY_MAINTENANCE_RUNS). */
   reopenEveryMaintenanceRuns?: number;
+  /** Give memory the engine freed back to the system after each maintenance run (SEARCH_EMBEDDED_RELEASE_MEMORY; default true). */
+  releaseFreedMemory?: boolean;
 }
 
 /** Row layout of the table (snake_case: the engine's SQL filters are case-insensitive). */
@@ -907,6 +910,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
       undefined,
       this.deadlines.maintenanceMs,
     );
+    // Compaction frees the engine's largest buffers; without this glibc keeps them in its arenas and
+    // the process grows through a long indexing run (releaseFreedNativeMemory). Outside the lock.
+    if (this.o.releaseFreedMemory ?? true) {
+      const t0 = Date.now();
+      if (releaseFreedNativeMemory() !== undefined)
+        docqaMetrics.nativeMemoryReleaseDuration.observe((Date.now() - t0) / 1000);
+    }
   }
 
   private recordMaintenance(trigger: MaintenanceTrigger, started: number): void {

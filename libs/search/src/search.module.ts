@@ -49,6 +49,7 @@ export function createSearchIndex(cfg: AppConfig, space: EmbeddingSpace): Search
         dir: path.join(cfg.dataDir, 'search'),
         space,
         cacheMb: cfg.searchEmbeddedCacheMb,
+        releaseFreedMemory: cfg.searchEmbeddedReleaseMemory,
         deadlines,
         fusion: cfg.searchFusion,
       });

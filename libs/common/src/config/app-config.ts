@@ -55,6 +55,7 @@ export interface AppConfig {
   searchLockTimeoutMs: number;
   searchMaintenanceTimeoutMs: number;
   searchEmbeddedCacheMb: number;
+  searchEmbeddedReleaseMemory: boolean;
   healthCheckTimeoutMs: number;
   shutdownTimeoutMs: number;
   cohereApiKey?: string;

@@ -69,6 +69,17 @@ export class DocqaMetrics {
     registers: [this.registry],
   });
 
+  /**
+   * Giving freed native memory back to the system after the embedded engine's maintenance runs
+   * (glibc's malloc_trim; releaseFreedNativeMemory); nothing is observed where there is no glibc.
+   */
+  readonly nativeMemoryReleaseDuration = new Histogram({
+    name: 'docqa_native_memory_release_duration_seconds',
+    help: 'Duration of giving memory freed by native code (the embedded search engine) back to the system.',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [this.registry],
+  });
+
   private queueDepthSource?: QueueDepthSource;
 
   /** Documents waiting for or in indexing, counted in Postgres at scrape time. */
