@@ -39,9 +39,16 @@ async function main() {
         fusion: { vectorWeight: embedder.recommendedVectorWeight },
       });
       const bm25 = await index.search({ ...base, mode: 'bm25' });
+      const knn = await index.search({ ...base, vector, mode: 'vector' });
       const pick = (hs: typeof hybrid) =>
-        hs.map((x) => ({ file: x.chunk.fileName, page: Number(x.chunk.pageNumber), text: x.chunk.text }));
-      out.push({ ...item, query, hybrid: pick(hybrid), bm25: pick(bm25) });
+        hs.map((x) => ({
+          file: x.chunk.fileName,
+          page: Number(x.chunk.pageNumber),
+          chunk: x.chunk.chunkIndex,
+          score: x.score,
+          text: x.chunk.text,
+        }));
+      out.push({ ...item, query, hybrid: pick(hybrid), bm25: pick(bm25), vector: pick(knn) });
     }
     fs.writeFileSync(process.env.DUMP ?? '/tmp/dump.json', JSON.stringify(out));
   } finally {

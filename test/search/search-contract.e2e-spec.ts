@@ -352,6 +352,49 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     ]);
   });
 
+  it('scores the vector leg by the exact cosine, however the engine stores its vectors', async () => {
+    // 40 vectors at known cosines from the query, spread over [0.30, 0.69], among 400 far ones so
+    // that a graph is searched (a small filtered set is scanned exactly): a quantised score
+    // (Elasticsearch's int8 graph) is off by up to a few thousandths and reorders close ones
+    const q = basis(3);
+    const cosines = Array.from({ length: 40 }, (_, i) => 0.3 + i * 0.01);
+    const noise = (i: number) => mix(basis(10 + (i % 300)), basis(320 + ((i * 7) % 400)), 0.6);
+    const far = Array.from({ length: 400 }, (_, i) =>
+      chunk({
+        docSetName: 'exact',
+        fileName: `far${i}.pdf`,
+        text: `far ${i}`,
+        embedding: mix(q, noise(i + 40), 0.1),
+      }),
+    );
+    const near = cosines.map((c, i) =>
+      chunk({
+        docSetName: 'exact',
+        fileName: `f${i}.pdf`,
+        text: `vector ${i}`,
+        embedding: mix(q, noise(i), c),
+      }),
+    );
+    for (let i = 0; i < 4; i++)
+      await index.upsert([...far.slice(i * 100, i * 100 + 100), ...near.slice(i * 10, i * 10 + 10)]);
+    const hits = await index.search(
+      query({ docSetNames: ['exact'], text: 'vector', vector: q, mode: 'vector', limit: 40 }),
+    );
+    expect(hits.map((h) => h.chunk.fileName)).toEqual(cosines.map((_, i) => `f${39 - i}.pdf`));
+    hits.forEach((h, i) => expect(h.similarity).toBeCloseTo(cosines[39 - i], 4));
+  });
+
+  it('ranks equal scores in a stable order: by file name, whatever the order they were written in', async () => {
+    const text = 'Identical boilerplate paragraph about licences and warranties.';
+    const files = ['zeta.pdf', 'mu.pdf', 'alpha.pdf', 'kappa.pdf'];
+    for (const fileName of files) await index.upsert([chunk({ docSetName: 'ties', fileName, text })]);
+    const sorted = [...files].sort();
+    for (const mode of MODES) {
+      const hits = await index.search(query({ docSetNames: ['ties'], text: 'boilerplate licences', mode }));
+      expect(hits.map((h) => h.chunk.fileName)).toEqual(sorted);
+    }
+  });
+
   it('delete by docset leaves nothing of it, and nothing else is touched', async () => {
     await index.upsert([
       chunk({

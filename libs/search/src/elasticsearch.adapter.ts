@@ -65,6 +65,11 @@ type ChunkDoc = Omit<ChunkRecord, 'accountId' | 'embedding' | 'generation'> & {
   embedding?: number[];
 };
 
+/** Vector hits taken from the graph per hit returned, to be scored again exactly (see knn). */
+const KNN_OVERSAMPLE = 2;
+/** Elasticsearch's limit on a kNN search's candidates per shard. */
+const KNN_MAX_CANDIDATES = 10_000;
+
 const SOURCE_FIELDS = [
   'accountId',
   'docSetName',
@@ -510,25 +515,36 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     size: number,
     signal: AbortSignal,
   ): Promise<LegHit[]> {
+    // The graph is searched on int8 vectors whose scale each segment sets, so its scores, and its
+    // order among close neighbours, move with the segments' layout (merges, refresh timing).
+    // KNN_OVERSAMPLE times the hits are taken from it and scored again on their stored float
+    // vectors: exact, and the same whatever the layout (Elasticsearch's oversample-and-rescore for
+    // quantised vectors, done here because a script engine is not part of every cluster).
+    const k = Math.min(size * KNN_OVERSAMPLE, KNN_MAX_CANDIDATES);
     const r = await this.client.search<ChunkDoc>(
       {
         index: this.alias,
-        size,
-        _source: SOURCE_FIELDS,
+        size: k,
+        _source: [...SOURCE_FIELDS, 'embedding'],
         track_total_hits: false,
         knn: {
           field: 'embedding',
           query_vector: q.vector,
-          k: size,
-          num_candidates: Math.min(Math.max(size * 2, 100), 10000),
+          k,
+          num_candidates: Math.min(Math.max(k * 2, 100), KNN_MAX_CANDIDATES),
           filter: this.scope(q),
-          similarity: q.minimumSimilarityScore,
         },
       },
       { signal },
     );
-    // cosine _score is (1 + cos) / 2; report the cosine itself, like the embedded engine.
-    return r.hits.hits.map((h) => ({ chunk: toChunk(h), score: 2 * (h._score ?? 0) - 1 }));
+    const hits: LegHit[] = [];
+    for (const h of r.hits.hits) {
+      const stored = (h._source as ChunkDoc).embedding;
+      // cosine _score is (1 + cos) / 2 (the graph's estimate, for a row stored without a vector)
+      const similarity = stored ? cosine(q.vector, stored) : 2 * (h._score ?? 0) - 1;
+      if (similarity >= q.minimumSimilarityScore) hits.push({ chunk: toChunk(h), score: similarity });
+    }
+    return hits.sort((a, b) => b.score - a.score).slice(0, size);
   }
 
   async stats(accountId?: number): Promise<SearchIndexStats> {
@@ -658,6 +674,18 @@ function toDoc({ generation: _generation, ...c }: ChunkRecord): ChunkDoc {
     accountId: storedAccountId(c.accountId),
     embedding: c.embedding.map((x) => Math.round(x * 1e6) / 1e6),
   };
+}
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
 function toChunk(h: estypes.SearchHit<ChunkDoc>): StoredChunk {

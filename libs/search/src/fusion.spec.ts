@@ -1,6 +1,7 @@
 import {
   convexFusion,
   diversify,
+  inStableOrder,
   LegHit,
   reciprocalRankFusion,
   RetrievalLegs,
@@ -109,6 +110,39 @@ describe('runSearch', () => {
       'b',
       'c',
     ]);
+  });
+
+  it("ranks a leg's hits in a stable order: scores equal to SCORE_DIGITS digits tie, ties by file, document, chunk", async () => {
+    const at = (name: string, fileName: string, chunkIndex: number, score: number): LegHit => ({
+      chunk: { ...chunk(name), fileName, chunkIndex },
+      score,
+    });
+    // as an engine returns them: float32 sums a few units apart in the seventh digit, in row order
+    const engine = [
+      at('z', 'z.pdf', 0, 24.797443),
+      at('a2', 'a.pdf', 2, 24.79744),
+      at('a1', 'a.pdf', 1, 24.797441),
+      at('m', 'm.pdf', 0, 30.1),
+      at('b', 'b.pdf', 0, 24.79),
+    ];
+    const stable = inStableOrder(engine);
+    expect(stable.map((h) => [h.chunk.id, h.score])).toEqual([
+      ['m', 30.1],
+      ['a1', 24.797],
+      ['a2', 24.797],
+      ['z', 24.797],
+      ['b', 24.79],
+    ]);
+    expect(inStableOrder([...engine].reverse())).toEqual(stable);
+    const shuffled: RetrievalLegs = { bm25: async () => engine, vector: async () => [...engine].reverse() };
+    for (const mode of ['bm25', 'vector', 'hybrid'] as const)
+      expect((await runSearch({ ...q, mode }, shuffled, 2)).map((h) => h.chunk.id)).toEqual([
+        'm',
+        'a1',
+        'a2',
+        'z',
+        'b',
+      ]);
   });
 
   it('returns nothing without docsets and validates the query', async () => {

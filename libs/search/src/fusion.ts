@@ -234,6 +234,56 @@ export function diversify<T>(items: readonly T[], documentOf: (item: T) => strin
   return [...first, ...rest];
 }
 
+/**
+ * Significant digits a leg's score keeps. The engines sum scores in float32, and the order of the
+ * sum follows the index's layout (the embedded engine's full-text index partitions, Elasticsearch's
+ * segments), so the same content scores a few units in the seventh digit apart from one index to
+ * the next. Scores equal to this many digits are ties.
+ */
+export const SCORE_DIGITS = 5;
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A leg's hits with scores rounded to SCORE_DIGITS, best first, ties in the order of file name,
+ * document, chunk: the same content ranks the same way whatever the index's history, instead of in
+ * whatever order the engine met equal scores (its row order, segment order, thread timing).
+ */
+export function inStableOrder(hits: readonly LegHit[]): LegHit[] {
+  return hits
+    .map((h) => ({ chunk: h.chunk, score: roundedScore(h.score) }))
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        byCodeUnits(a.chunk.fileName, b.chunk.fileName) ||
+        byCodeUnits(a.chunk.documentId, b.chunk.documentId) ||
+        a.chunk.chunkIndex - b.chunk.chunkIndex ||
+        byCodeUnits(a.chunk.id, b.chunk.id),
+    );
+}
+
+function roundedScore(score: number): number {
+  return Number.isFinite(score) && score !== 0 ? Number(score.toPrecision(SCORE_DIGITS)) : score;
+}
+
+/** The legs with every chunk leg's hits in stable order and document scores rounded alike. */
+function stableLegs(legs: RetrievalLegs): RetrievalLegs {
+  const documents = legs.documents?.bind(legs);
+  return {
+    bm25: async (q, size) => inStableOrder(await legs.bm25(q, size)),
+    vector: async (q, size) => inStableOrder(await legs.vector(q, size)),
+    ...(documents
+      ? {
+          documents: async (q: LegQuery, size: number) =>
+            (await documents(q, size)).map((h) => ({
+              documentId: h.documentId,
+              score: roundedScore(h.score),
+            })),
+        }
+      : {}),
+  };
+}
+
 const asScored = (hits: LegHit[]) => hits.map((h) => ({ item: h, score: h.score }));
 
 const routedBoost = (routed: Set<string>, weight: number) => (h: LegHit) =>
@@ -278,8 +328,13 @@ export async function runSearch(
  * `runSearch` for a query already in the stored form; the embedded engine's health probe uses it
  * with its probe row's account, which is no account id.
  */
-export async function runLegs(q: LegQuery, legs: RetrievalLegs, dimensions: number): Promise<SearchHit[]> {
+export async function runLegs(
+  q: LegQuery,
+  engineLegs: RetrievalLegs,
+  dimensions: number,
+): Promise<SearchHit[]> {
   validateQuery(q, dimensions);
+  const legs = stableLegs(engineLegs);
   if (q.docSetNames.length === 0 || (q.mode !== 'vector' && !q.text.trim() && !q.vector)) return [];
   const mode = q.mode ?? 'hybrid';
   if (mode === 'bm25' || (mode === 'hybrid' && !q.vector)) {
