@@ -65,8 +65,6 @@ type ChunkDoc = Omit<ChunkRecord, 'accountId' | 'embedding' | 'generation'> & {
   embedding?: number[];
 };
 
-/** Vector hits taken from the graph per hit returned, to be scored again exactly (see knn). */
-const KNN_OVERSAMPLE = 2;
 /** Elasticsearch's limit on a kNN search's candidates per shard. */
 const KNN_MAX_CANDIDATES = 10_000;
 
@@ -516,11 +514,11 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     signal: AbortSignal,
   ): Promise<LegHit[]> {
     // The graph is searched on int8 vectors whose scale each segment sets, so its scores, and its
-    // order among close neighbours, move with the segments' layout (merges, refresh timing).
-    // KNN_OVERSAMPLE times the hits are taken from it and scored again on their stored float
-    // vectors: exact, and the same whatever the layout (Elasticsearch's oversample-and-rescore for
-    // quantised vectors, done here because a script engine is not part of every cluster).
-    const k = Math.min(size * KNN_OVERSAMPLE, KNN_MAX_CANDIDATES);
+    // order among close neighbours, move with the segments' layout (merges, refresh timing). Its
+    // hits are scored again on their stored float vectors: exact, and the same whatever the
+    // layout (Elasticsearch's rescoring of quantised vectors, done here because a script engine is
+    // not part of every cluster). Taking more hits than asked did not pay (docs/decisions.md).
+    const k = Math.min(size, KNN_MAX_CANDIDATES);
     const r = await this.client.search<ChunkDoc>(
       {
         index: this.alias,
@@ -544,7 +542,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       const similarity = stored ? cosine(q.vector, stored) : 2 * (h._score ?? 0) - 1;
       if (similarity >= q.minimumSimilarityScore) hits.push({ chunk: toChunk(h), score: similarity });
     }
-    return hits.sort((a, b) => b.score - a.score).slice(0, size);
+    return hits.sort((a, b) => b.score - a.score);
   }
 
   async stats(accountId?: number): Promise<SearchIndexStats> {
