@@ -403,7 +403,10 @@ Command: \`npm run eval\` (both corpora, both search engines; by default each co
 indexing pipeline: S3 -> POST /index -> Temporal workflows; each table names the indexing of its runs). Options: \`--engine embedded|elasticsearch\`,
 \`--corpus dev|similar\`, \`--indexing direct\` (or \`EVAL_ENGINE\`, \`EVAL_CORPUS\`, \`EVAL_INDEXING\`),
 \`EVAL_VERBOSE=1\`, \`EVAL_WRITE=0\`. Each run writes \`bench/eval/results/<corpus>.<engine>.<provider>.json\`
-(every item with its query, top 5, answer and citations); this page is rendered from those files.
+(every item with its query, top 5, answer and citations); this page is rendered from those files. A ranking or
+answering change is stated with \`npm run eval:compare -- <dir of the results before>\` (whole-set figures before ->
+after, all items and the held-out half, and the items whose top 5, citations or outcome changed); two runs of the
+same code give the same top 5 and answer for every item (bench/eval/changes.md, "Repeatable rankings").
 
 Every item goes through \`POST /api/v1/document_proxy/ask\` (Server-Sent Events) with default settings
 (retrievalLimit 8, minimumSimilarityScore 0) and its \`pastMessages\` where it has them. Columns are per
