@@ -518,18 +518,17 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     // hits are scored again on their stored float vectors: exact, and the same whatever the
     // layout (Elasticsearch's rescoring of quantised vectors, done here because a script engine is
     // not part of every cluster). Taking more hits than asked did not pay (docs/decisions.md).
-    const k = Math.min(size, KNN_MAX_CANDIDATES);
     const r = await this.client.search<ChunkDoc>(
       {
         index: this.alias,
-        size: k,
+        size,
         _source: [...SOURCE_FIELDS, 'embedding'],
         track_total_hits: false,
         knn: {
           field: 'embedding',
           query_vector: q.vector,
-          k,
-          num_candidates: Math.min(Math.max(k * 2, 100), KNN_MAX_CANDIDATES),
+          k: size,
+          num_candidates: Math.min(Math.max(size * 2, 100), KNN_MAX_CANDIDATES),
           filter: this.scope(q),
         },
       },
