@@ -28,6 +28,8 @@ const RUN_LIMIT_MS = Number(process.env.DOCQA_SOAK_RUN_LIMIT_SECONDS ?? 300) * 1
  * runs it on the semantic model (give it DOCQA_SOAK_RUN_LIMIT_SECONDS=900).
  */
 const EMBEDDER = process.env.DOCQA_SOAK_EMBEDDER ?? 'hashing';
+/** Soak setting of EVENT_LOOP_STALL_WARN_MS (the product's default is 1 s). */
+const STALL_WARN_MS = 250;
 /** Soak setting of INDEXING_STALL_AFTER_MS, so a stall shows within the soak's time scale. */
 const STALL_AFTER_MS = 30_000;
 
@@ -58,8 +60,25 @@ export interface SoakReport {
   health: { samples: number; ok: number; unavailable: number; down: Record<string, number> };
   stuckObservations: number;
   heartbeatTimeouts: number;
+  /** The product's own "event loop stalled" warnings: how many, the longest and its busy share. */
+  stalls: { count: number; longestMs: number; longestBusy: number };
   final: Record<string, unknown>;
   shutdown: { code: number | null; ms: number };
+}
+
+/** The product's "event loop stalled for N ms (... held it P% ...)" warnings in its JSON log. */
+function stallsIn(logFile: string): SoakReport['stalls'] {
+  const out = { count: 0, longestMs: 0, longestBusy: 0 };
+  for (const line of fs.readFileSync(logFile, 'utf8').split('\n')) {
+    const m = /event loop stalled for (\d+) ms \(this process's code held it (\d+)%/.exec(line);
+    if (!m) continue;
+    out.count++;
+    if (Number(m[1]) > out.longestMs) {
+      out.longestMs = Number(m[1]);
+      out.longestBusy = Number(m[2]) / 100;
+    }
+  }
+  return out;
 }
 
 function corpusFiles(dir: string): Array<{ key: string; body: Buffer; expect: 'COMPLETE' }> {
@@ -174,6 +193,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     S3_FORCE_PATH_STYLE: 'true',
     S3_REGION: 'us-east-1',
     INDEXING_STALL_AFTER_MS: String(STALL_AFTER_MS),
+    // Stalls well under the ask limit are counted too: how often the loop stopped, not only when
+    // it stopped long enough to fail an ask.
+    EVENT_LOOP_STALL_WARN_MS: String(STALL_WARN_MS),
     LOCAL_EMBEDDER: EMBEDDER,
     ...(o.engine === 'elasticsearch'
       ? { ELASTICSEARCH_URL: infra().elasticsearchUrl, SEARCH_INDEX_PREFIX: uniqueName('soak') }
@@ -471,6 +493,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   product = undefined;
   if (shutdown.code !== 0 || shutdown.ms > 30_000)
     problem(`Ctrl-C: exit ${shutdown.code} after ${shutdown.ms} ms`);
+  const stalls = stallsIn(path.join(dataDir, 'app.log'));
   if (problems.length > 0) {
     // the product's own log explains a problem: kept beside the soak log
     const kept = `${dataDir}.app.log`;
@@ -495,6 +518,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     health,
     stuckObservations,
     heartbeatTimeouts,
+    stalls,
     final,
     shutdown,
   };

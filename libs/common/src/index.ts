@@ -20,6 +20,7 @@ export * from './crypto/crypto';
 export * from './embedding/embedding-space';
 export * from './metrics/metrics';
 export * from './metrics/metrics-server';
+export * from './metrics/event-loop-watch';
 export * from './metrics/metrics.module';
 export * from './text/unicode';
 export * from './deadline/deadline';

@@ -105,6 +105,7 @@ export interface AppConfig {
   metricsEnabled: boolean;
   metricsPort: number;
   metricsHost: string;
+  eventLoopStallWarnMs: number;
   maxBodyBytes: number;
   requireTermsOfService: boolean;
   gitCommit?: string;

@@ -561,6 +561,13 @@ export const CONFIG_VARIABLES = [
     description: 'Port of the plain-HTTP Prometheus endpoint (on METRICS_HOST). 0 picks a free port (tests).',
   },
   {
+    name: 'EVENT_LOOP_STALL_WARN_MS',
+    kind: 'int',
+    default: '1000',
+    description:
+      'Log a warning ("event loop stalled") whenever a process of the service answered nothing (no request, heartbeat or log line) for longer than this, with how much of that span its own code held the loop (busy near 1: a long synchronous call in the process; near 0: the cores were taken by others). 0 turns the watch off.',
+  },
+  {
     name: 'METRICS_HOST',
     kind: 'string',
     default: '127.0.0.1',

@@ -9,18 +9,24 @@ import {
 } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { EventLoopWatch, watchEventLoop } from './event-loop-watch';
 import { docqaMetrics } from './metrics';
 import { HealthReporter, MetricsServer, startMetricsServer } from './metrics-server';
+
+let stallWatchRunning = false;
 
 /**
  * Starts the Prometheus endpoint (METRICS_PORT on METRICS_HOST, loopback unless configured) with
  * the app, stops it with the app. Not BIND_HOST: the API may face the world, the metrics must not.
+ * Also watches the process's event loop and logs every stall over EVENT_LOOP_STALL_WARN_MS: a
+ * service that answers nothing for seconds should say so in its own log.
  */
 @Injectable()
 export class MetricsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Metrics');
   private server?: MetricsServer;
   private healthReporter?: HealthReporter;
+  private eventLoopWatch?: EventLoopWatch;
   readonly metrics = docqaMetrics;
 
   /** Serves the operator's health view on this port (`GET /health`); the api sets it. */
@@ -41,6 +47,16 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    // One watch per process (the standalone service holds the api and the worker in one).
+    if (this.cfg.eventLoopStallWarnMs > 0 && !stallWatchRunning) {
+      stallWatchRunning = true;
+      this.eventLoopWatch = watchEventLoop(this.cfg.eventLoopStallWarnMs, ({ ms, busy }) =>
+        this.logger.warn(
+          `event loop stalled for ${ms} ms (this process's code held it ${Math.round(busy * 100)}% of that span; ` +
+            'near 100%: a long synchronous call here, near 0%: the cores were busy elsewhere)',
+        ),
+      );
+    }
     if (!this.cfg.metricsEnabled) return;
     docqaMetrics.collectDefaults();
     this.server = await startMetricsServer({
@@ -53,6 +69,11 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.eventLoopWatch) {
+      this.eventLoopWatch.stop();
+      this.eventLoopWatch = undefined;
+      stallWatchRunning = false;
+    }
     await this.server?.close();
     this.server = undefined;
   }
