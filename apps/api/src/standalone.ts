@@ -23,7 +23,11 @@ import { createApi, RunningApi } from './bootstrap/create-api';
  * stand-in. The API hosts the Temporal worker in-process, so the embedded search engine and the
  * single-session PGlite are shared, not contended.
  */
-export async function startStandalone(cfg: AppConfig = loadConfig()) {
+export async function startStandalone(
+  cfg: AppConfig = loadConfig(),
+  /** Told when a part the service cannot run without has died under it (the caller stops it). */
+  onFatal: (why: string) => void = () => undefined,
+) {
   fs.mkdirSync(cfg.dataDir, { recursive: true });
   cfg.appSecret = resolveAppSecret(cfg);
   const started: { pg?: EmbeddedPostgres; temporal?: TemporalDevServer; api?: RunningApi } = {};
@@ -40,7 +44,12 @@ export async function startStandalone(cfg: AppConfig = loadConfig()) {
 
   try {
     if (!cfg.databaseUrl) {
-      started.pg = await startEmbeddedPostgres(path.join(cfg.dataDir, 'pglite'));
+      started.pg = await startEmbeddedPostgres(path.join(cfg.dataDir, 'pglite'), {
+        onUnexpectedExit: (reason) => {
+          shutdownTracker.failed('embedded postgres', reason);
+          onFatal(`the embedded database stopped (${reason})`);
+        },
+      });
       cfg.databaseUrl = started.pg.url;
       cfg.databasePoolSize = 1;
     }
@@ -73,7 +82,13 @@ export async function startStandalone(cfg: AppConfig = loadConfig()) {
 /** Starts everything, prints the addresses, and stops cleanly on SIGINT/SIGTERM (`npm start`). */
 export function main(): void {
   const t0 = Date.now();
-  startStandalone()
+  let stopNow: ((why: string) => void) | undefined;
+  const onFatal = (why: string) => {
+    console.error(`DocQA cannot go on: ${why}; stopping.`);
+    if (stopNow) stopNow(why);
+    else process.exit(1);
+  };
+  startStandalone(loadConfig(), onFatal)
     .then(({ cfg, api, temporalUi, stop }) => {
       const base = `https://localhost:${api.httpsPort}`;
       console.log(
@@ -97,7 +112,7 @@ export function main(): void {
       );
       // Graceful first; whatever is hung, the process exits within SHUTDOWN_TIMEOUT_MS, naming
       // what did not stop.
-      handleShutdownSignals({ stop, timeoutMs: cfg.shutdownTimeoutMs });
+      stopNow = handleShutdownSignals({ stop, timeoutMs: cfg.shutdownTimeoutMs });
     })
     .catch((err: Error) => {
       console.error(`DocQA failed to start: ${err.message}`);

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 export interface EmbeddedPostgres {
   url: string;
@@ -118,47 +119,140 @@ function releaseLock(file: string): void {
 }
 
 /**
- * The embedded default database: PGlite on disk in `dir`, served over the Postgres wire protocol
- * by pglite-socket on a loopback port so the same `pg` driver, TypeORM and migrations run as in
- * production. Only one process may open `dir`: a lock file next to it says which one, and
- * publishes the URL so local tools connect to the running process instead of opening the
- * directory again (which corrupts it).
+ * The thread that owns PGlite. PGlite is Postgres compiled to WASM and runs each statement
+ * synchronously on the thread that holds it; on the service's main thread a heavy statement (a
+ * docset's cascade delete, a progress count over a large run) stops every request, heartbeat and
+ * log line until it ends. Here it stops only this thread; the service reaches it over the socket.
+ */
+const THREAD_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let db, server;
+const failed = (err) => String((err && err.message) || err);
+(async () => {
+  try {
+    const { PGlite } = require(workerData.pglitePath);
+    const { PGLiteSocketServer } = require(workerData.socketPath);
+    db = await PGlite.create({ dataDir: workerData.dir });
+    server = new PGLiteSocketServer({ db, port: workerData.port, host: workerData.host, maxConnections: 4 });
+    await server.start();
+    parentPort.postMessage({ type: 'ready', conn: server.getServerConn() });
+  } catch (err) {
+    if (db) await db.close().catch(() => undefined);
+    parentPort.postMessage({ type: 'failed', message: failed(err) });
+  }
+})();
+parentPort.on('message', async (m) => {
+  if (m !== 'stop') return;
+  let error;
+  try {
+    if (server) await server.stop();
+  } catch (err) {
+    error = failed(err);
+  }
+  try {
+    if (db) await db.close();
+  } catch (err) {
+    error = error || failed(err);
+  }
+  parentPort.postMessage({ type: 'stopped', error });
+  parentPort.close();
+});
+`;
+
+type ThreadMessage =
+  { type: 'ready'; conn: string } | { type: 'failed'; message: string } | { type: 'stopped'; error?: string };
+
+export interface EmbeddedPostgresOptions {
+  port?: number;
+  host?: string;
+  /**
+   * Called once if the database thread ends while the service still uses it (a WASM abort, for
+   * one): every query fails from then on, so the caller should stop the service rather than run
+   * on without its database.
+   */
+  onUnexpectedExit?: (reason: string) => void;
+}
+
+/**
+ * The embedded default database: PGlite on disk in `dir`, in a thread of its own, served over the
+ * Postgres wire protocol by pglite-socket on a loopback port so the same `pg` driver, TypeORM and
+ * migrations run as in production. Only one process may open `dir`: a lock file next to it says
+ * which one, and publishes the URL so local tools connect to the running process instead of
+ * opening the directory again (which corrupts it).
  */
 export async function startEmbeddedPostgres(
   dir: string,
-  port = 0,
-  host = '127.0.0.1',
+  options: EmbeddedPostgresOptions = {},
 ): Promise<EmbeddedPostgres> {
+  const { port = 0, host = '127.0.0.1', onUnexpectedExit } = options;
   fs.mkdirSync(path.dirname(path.resolve(dir)), { recursive: true });
   const lock = acquireLock(dir);
+  let thread: Worker | undefined;
   try {
-    const { PGlite } = await import('@electric-sql/pglite');
-    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-    const db = await PGlite.create({ dataDir: dir });
     // PGlite is one session: the app uses a pool of 1 (see dataSourceOptions), the spare
     // connections are for tools such as psql, the operator CLI and `npm run migration:run`
     // (pglite-socket runs one connection's transaction at a time).
-    const server = new PGLiteSocketServer({ db, port, host, maxConnections: 4 });
-    await server.start();
-    const url = `postgres://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+    const started = new Worker(THREAD_SOURCE, {
+      eval: true,
+      workerData: {
+        dir,
+        port,
+        host,
+        pglitePath: require.resolve('@electric-sql/pglite'),
+        socketPath: require.resolve('@electric-sql/pglite-socket'),
+      },
+    });
+    thread = started;
+    const conn = await new Promise<string>((resolve, reject) => {
+      started.once('message', (m: ThreadMessage) =>
+        m.type === 'ready'
+          ? resolve(m.conn)
+          : reject(
+              new Error(`The embedded database did not open: ${m.type === 'failed' ? m.message : m.type}`),
+            ),
+      );
+      started.once('error', (err) => reject(new Error(`The embedded database did not open: ${err.message}`)));
+      started.once('exit', (code) =>
+        reject(new Error(`The embedded database did not open (its thread exited with ${code})`)),
+      );
+    });
+    const url = `postgres://postgres:postgres@${conn}/postgres?sslmode=disable`;
     const published: EmbeddedPostgresLock = { pid: process.pid, url, startedAt: new Date().toISOString() };
     fs.writeFileSync(`${lock}.tmp`, JSON.stringify(published), { mode: 0o600 });
     fs.renameSync(`${lock}.tmp`, lock);
-    let stopped = false;
+
+    let stopping: Promise<void> | undefined;
+    let exited = false;
+    let lastError: string | undefined;
+    started.removeAllListeners();
+    started.on('error', (err) => (lastError = err.message));
+    started.on('exit', (code) => {
+      exited = true;
+      if (stopping) return;
+      releaseLock(lock);
+      onUnexpectedExit?.(lastError ?? `its thread exited with ${code}`);
+    });
     return {
       url,
-      async stop() {
-        if (stopped) return;
-        stopped = true;
-        try {
-          await server.stop();
-          await db.close();
-        } finally {
-          releaseLock(lock);
-        }
+      stop() {
+        stopping ??= new Promise<void>((resolve, reject) => {
+          if (exited) return resolve();
+          started.removeAllListeners();
+          const done = (error?: string) => {
+            releaseLock(lock);
+            if (error) reject(new Error(`The embedded database did not close cleanly: ${error}`));
+            else resolve();
+          };
+          started.on('message', (m: ThreadMessage) => m.type === 'stopped' && done(m.error));
+          started.on('error', (err) => done(err.message));
+          started.on('exit', () => done());
+          started.postMessage('stop');
+        });
+        return stopping;
       },
     };
   } catch (err) {
+    await thread?.terminate().catch(() => undefined);
     releaseLock(lock);
     throw err;
   }
