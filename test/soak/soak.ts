@@ -28,6 +28,11 @@ const RUN_LIMIT_MS = Number(process.env.DOCQA_SOAK_RUN_LIMIT_SECONDS ?? 300) * 1
  * runs it on the semantic model (give it DOCQA_SOAK_RUN_LIMIT_SECONDS=900).
  */
 const EMBEDDER = process.env.DOCQA_SOAK_EMBEDDER ?? 'hashing';
+/**
+ * Options of the product's node process (DOCQA_SOAK_NODE_ARGS, space-separated), e.g.
+ * `--cpu-prof --cpu-prof-dir=DIR` to see what held its event loop in a stall.
+ */
+const NODE_ARGS = (process.env.DOCQA_SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** Soak setting of EVENT_LOOP_STALL_WARN_MS (the product's default is 1 s). */
 const STALL_WARN_MS = 250;
 /** Soak setting of INDEXING_STALL_AFTER_MS, so a stall shows within the soak's time scale. */
@@ -205,7 +210,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   // Buckets first (uploads are slow on a loaded machine; both engines' soaks read the same ones).
   const buckets: string[] = [];
   for (const corpus of o.corpora) buckets.push(await bucketOf(corpus));
-  let product: Product | undefined = await startProduct(env);
+  let product: Product | undefined = await startProduct(env, undefined, NODE_ARGS);
   const c: TestClient = product.client;
   const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
   const temporal = new TemporalClient({ connection });

@@ -1,4 +1,6 @@
-import { dateMentions } from '@docqa/common';
+// The file, not the package: this module also runs in the preparer thread, which should not load
+// all of @docqa/common (Nest, config) to chunk text.
+import { dateMentions } from '@docqa/common/text/date-tokens';
 import { headingOf } from './sections';
 
 /**

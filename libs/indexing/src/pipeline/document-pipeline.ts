@@ -3,8 +3,9 @@ import { createHash } from 'node:crypto';
 import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
-import { DocumentChunk, contextFields, prepareDocument } from '../chunking/document-chunks';
+import { DocumentChunk, contextFields } from '../chunking/document-chunks';
 import type { DocumentContext } from '../chunking/document-context';
+import { documentPreparer } from '../chunking/document-preparer';
 import { DocumentExtractor } from '../extraction/extractor';
 import { DocumentLifecycleStore, DocumentRow } from '../persistence/document-lifecycle.store';
 import { RunStore } from '../persistence/run.store';
@@ -121,7 +122,7 @@ export class DocumentPipeline {
       return { outcome: 'complete', pageCount: r.result.pageCount, chunkCount };
     }
     const { doc, pages, meta } = r;
-    const { context, chunks } = prepareDocument({
+    const { context, chunks } = await documentPreparer.prepare({
       fileName: doc.fileName,
       title: meta.title ? stripNul(meta.title).slice(0, 1000) : null,
       pages: pages.map((text, i) => ({ pageNumber: i + 1, text: stripNul(text) })),
@@ -223,7 +224,7 @@ export class DocumentPipeline {
   ): Promise<{ chunkCount: number } | null> {
     const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return null;
-    const { context, chunks } = prepareDocument({
+    const { context, chunks } = await documentPreparer.prepare({
       fileName: doc.fileName,
       title: doc.title,
       pages: await this.store.loadPages(documentId),

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
-import { prepareDocument } from '../chunking/document-chunks';
+import { documentPreparer } from '../chunking/document-preparer';
 import { DocumentLifecycleStore, DocumentRow } from '../persistence/document-lifecycle.store';
 import { EmbeddingSpaceStore } from '../persistence/embedding-space.store';
 import { RunStore } from '../persistence/run.store';
@@ -100,7 +100,7 @@ export class ReembedService {
   /** Writes one document's chunks into the current index; null when it changed meanwhile. */
   private async reembedDocument(doc: DocumentRow, signal?: AbortSignal): Promise<number | null> {
     const accountId = doc.accountId;
-    const { context, chunks } = prepareDocument({
+    const { context, chunks } = await documentPreparer.prepare({
       fileName: doc.fileName,
       title: doc.title,
       pages: await this.documents.loadPages(doc.id),
