@@ -44,4 +44,22 @@ describe('LocalHashingEmbedder', () => {
     expect(lightStem('libraries')).toBe('library');
     expect(lightStem('run')).toBe('run');
   });
+
+  it('embeds a batch in slices, letting the event loop run between them, and stops when aborted', async () => {
+    const texts = Array.from(
+      { length: 400 },
+      (_, i) => `chunk ${i} about page margins and geometry ${i * 7}`,
+    );
+    let done = false;
+    const batch = e.embedDocuments(texts).then((v) => ((done = true), v));
+    await new Promise((r) => setImmediate(r));
+    expect(done).toBe(false); // the loop ran before the batch ended
+    expect(await batch).toEqual(texts.map((t) => e.embed(t)));
+
+    const ac = new AbortController();
+    const aborted = e.embedDocuments(texts, { signal: ac.signal });
+    await new Promise((r) => setImmediate(r));
+    ac.abort();
+    await expect(aborted).rejects.toThrow(/abort/i);
+  });
 });
