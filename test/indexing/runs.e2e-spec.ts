@@ -7,6 +7,7 @@ import type { TestApp } from '../support/app';
 import { minimalPdf } from '../support/pdf';
 import { spawnWorker } from '../support/worker-process';
 import {
+  closedStatus,
   CORPUS_DIR,
   createBucket,
   documents,
@@ -109,7 +110,7 @@ describe('indexing runs: conflicts, cancellation, credentials, authorisation', (
     expect(
       events!.slice(cancelAt).filter((e) => e.startChildWorkflowExecutionInitiatedEventAttributes),
     ).toEqual([]);
-    expect((await handle.describe()).status.name).toBe('CANCELLED');
+    expect(await closedStatus(handle)).toBe('CANCELLED');
 
     const run = await runRow(app, jobId);
     expect(run.status).toBe('CANCELLED');

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client as PgClient } from 'pg';
-import type { Client as TemporalClient } from '@temporalio/client';
+import type { Client as TemporalClient, WorkflowHandle } from '@temporalio/client';
 import { TEMPORAL_CLIENT } from '@docqa/common';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { register } from '../accounts/support';
@@ -259,6 +259,15 @@ export async function waitFor(
     if (Date.now() > deadline) throw new Error(`timed out waiting on ${docSetName}: ${JSON.stringify(p)}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/**
+ * A workflow's status once it has closed. A run records its outcome in its row just before its
+ * workflow closes, so a describe right after the API reports the run ended can still say RUNNING.
+ */
+export async function closedStatus(handle: WorkflowHandle): Promise<string> {
+  await handle.result().catch(() => undefined);
+  return (await handle.describe()).status.name;
 }
 
 /** One run: start it and wait until the docset has no open run; returns the jobId. */

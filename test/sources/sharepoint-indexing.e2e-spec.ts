@@ -2,6 +2,7 @@ import { docsetWorkflowId } from '@docqa/workflow-contract';
 import type { TestApp } from '../support/app';
 import { FakeGraph, startFakeGraph } from '../support/fake-graph';
 import {
+  closedStatus,
   dbOf,
   documents,
   indexAndWait,
@@ -226,10 +227,9 @@ describe('SharePoint source (API -> Temporal -> Graph)', () => {
     const item = summary.body.docSets.find((d: { docSetName: string }) => d.docSetName === 'policies');
     expect(item.lastRun).toMatchObject({ jobId, status: 'FAILED' });
     expect(item.lastRun.error).toContain('did not answer in time');
-    const described = await temporalOf(app)
-      .workflow.getHandle(docsetWorkflowId(accountId, 'policies'))
-      .describe();
-    expect(described.status.name).toBe('FAILED');
+    expect(
+      await closedStatus(temporalOf(app).workflow.getHandle(docsetWorkflowId(accountId, 'policies'))),
+    ).toBe('FAILED');
 
     await indexAndWait(app, token, body('policies'));
     const docs = await documents(app, accountId, 'policies');
