@@ -499,8 +499,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   if (shutdown.code !== 0 || shutdown.ms > 30_000)
     problem(`Ctrl-C: exit ${shutdown.code} after ${shutdown.ms} ms`);
   const stalls = stallsIn(path.join(dataDir, 'app.log'));
-  if (problems.length > 0) {
-    // the product's own log explains a problem: kept beside the soak log
+  if (problems.length > 0 || stalls.count > 0) {
+    // the product's own log explains a problem or a stall (what ran around it): kept beside the soak log
     const kept = `${dataDir}.app.log`;
     fs.copyFileSync(path.join(dataDir, 'app.log'), kept);
     log(`the product's log: ${kept}`);
