@@ -1,4 +1,5 @@
 import { bundleWorkflowCode, DefaultLogger, type WorkerOptions } from '@temporalio/worker';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -34,27 +35,49 @@ const BUNDLED_DIRS = [
   path.join(__dirname, '../../../libs/workflow-contract/src'),
 ];
 
-/** Bundles the workflows as the worker would at start and writes the bundle (atomically) to `file`. */
-export async function writeWorkflowBundle(file = PREBUILT_WORKFLOW_BUNDLE): Promise<{ bytes: number }> {
+/** The file beside the bundle that names the sources it was built from. */
+const fingerprintFile = (bundle: string) => `${bundle}.sources`;
+
+/** A digest of the code files under `dirs` (paths and contents), for telling whether a bundle is current. */
+export function sourcesFingerprint(dirs: string[]): string {
+  const hash = createHash('sha256');
+  const walk = (root: string, dir: string) => {
+    const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(root, p);
+      else if (/\.(js|ts)$/.test(e.name) && !e.name.endsWith('.d.ts')) {
+        hash
+          .update(`${path.relative(root, p)}\0`)
+          .update(fs.readFileSync(p))
+          .update('\0');
+      }
+    }
+  };
+  for (const dir of dirs) if (fs.existsSync(dir)) walk(dir, dir);
+  return hash.digest('hex');
+}
+
+/**
+ * Bundles the workflows as the worker would at start and writes the bundle to `file`, with the
+ * fingerprint of the sources it was built from beside it (`<file>.sources`).
+ */
+export async function writeWorkflowBundle(
+  file = PREBUILT_WORKFLOW_BUNDLE,
+  sources = BUNDLED_DIRS,
+): Promise<{ bytes: number }> {
+  const fingerprint = sourcesFingerprint(sources);
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     logger: new DefaultLogger('WARN'),
     ...WORKFLOW_BUNDLER_OPTIONS,
   });
+  fs.rmSync(fingerprintFile(file), { force: true });
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, code);
   fs.renameSync(tmp, file);
+  fs.writeFileSync(fingerprintFile(file), fingerprint);
   return { bytes: Buffer.byteLength(code) };
-}
-
-function newestMtimeMs(dir: string): number {
-  let newest = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) newest = Math.max(newest, newestMtimeMs(p));
-    else newest = Math.max(newest, fs.statSync(p).mtimeMs);
-  }
-  return newest;
 }
 
 export interface WorkflowCode {
@@ -64,22 +87,28 @@ export interface WorkflowCode {
 }
 
 /**
- * The worker's workflow code: the prebuilt bundle when it is at least as new as every file it is
- * made of; otherwise the worker bundles at start. Bundling loads webpack and compiles for seconds,
- * much of it synchronously, which stalled the service's event loop for 3.5 s at every start of the
- * one-process service (docs/decisions.md).
+ * The worker's workflow code: the prebuilt bundle when it was built from the compiled workflows
+ * and contract as they are now (by content, so copies that reset file times keep it); otherwise
+ * the worker bundles at start. Bundling loads webpack and compiles for seconds, much of it
+ * synchronously, which stalled the one-process service's event loop at every start
+ * (docs/decisions.md).
  */
 export function workflowCode(file = PREBUILT_WORKFLOW_BUNDLE, sources = BUNDLED_DIRS): WorkflowCode {
   const atStart: WorkflowCode['options'] = {
     workflowsPath: WORKFLOWS_PATH,
     bundlerOptions: WORKFLOW_BUNDLER_OPTIONS,
   };
+  let builtFrom: string;
+  try {
+    builtFrom = fs.readFileSync(fingerprintFile(file), 'utf8').trim();
+  } catch {
+    return { options: atStart, description: 'bundled at start (no prebuilt bundle)' };
+  }
   if (!fs.existsSync(file)) return { options: atStart, description: 'bundled at start (no prebuilt bundle)' };
-  const built = fs.statSync(file).mtimeMs;
-  if (sources.some((dir) => fs.existsSync(dir) && newestMtimeMs(dir) > built))
+  if (builtFrom !== sourcesFingerprint(sources))
     return {
       options: atStart,
-      description: `bundled at start (${file} is older than the compiled workflows: run npm run build)`,
+      description: `bundled at start (${file} was built from other workflow code: run npm run build)`,
     };
   return { options: { workflowBundle: { codePath: file } }, description: `the prebuilt bundle ${file}` };
 }
