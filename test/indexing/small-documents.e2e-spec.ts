@@ -3,9 +3,9 @@ import { documentWorkflowId } from '@docqa/workflow-contract';
 import type { TestApp } from '../support/app';
 import { FakeGraph, startFakeGraph } from '../support/fake-graph';
 import {
+  closedStatus,
   createBucket,
   dbOf,
-  closedStatus,
   documents,
   newAccount,
   paths,
