@@ -1,5 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  Client,
+  NamespaceNotFoundError,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
 import { APP_CONFIG, AppConfig, TEMPORAL_CLIENT } from '@docqa/common';
 import type { SourceType } from '@docqa/db';
 import {
@@ -15,6 +20,12 @@ import { indexingWindow } from './indexing-window';
 /** How long starting the docset workflow may take before the request answers 503. */
 const START_DEADLINE_MS = 10_000;
 /**
+ * Pause between starts refused because Temporal does not know the namespace yet. A namespace just
+ * created (the embedded dev server creates its own as it starts) is unknown to the frontend for up
+ * to about a second after a lookup missed it: the server caches the miss.
+ */
+const NAMESPACE_RETRY_MS = 1_000;
+/**
  * How long a new run waits for the previous workflow of the docset to close. The previous run
  * records its outcome (so progress already says `isIndexing: false`) a moment before its workflow
  * closes; a re-index sent at once (issue #13's recipe) would otherwise be refused with 409.
@@ -22,6 +33,22 @@ const START_DEADLINE_MS = 10_000;
 const PREVIOUS_RUN_CLOSE_WAIT_MS = 15_000;
 /** How long stopping a run (deleting its docset) waits for the cancelled workflow to close before terminating it. */
 const CANCEL_WAIT_MS = 60_000;
+
+/** gRPC's INVALID_ARGUMENT. */
+const INVALID_ARGUMENT = 3;
+
+/**
+ * True when a start was refused because the namespace is not (fully) there yet: unknown, or known
+ * without the search attributes the workflows carry (the dev server registers those just after
+ * the namespace). The second has no error type of its own; the server's text names it.
+ */
+function namespaceNotReady(err: unknown): boolean {
+  if (err instanceof NamespaceNotFoundError) return true;
+  const cause = (err as { cause?: { code?: number; details?: string } } | undefined)?.cause;
+  return (
+    cause?.code === INVALID_ARGUMENT && /no mapping defined for search attribute/i.test(cause.details ?? '')
+  );
+}
 
 /** The docset run whose workflow to start (its RUNNING row is already in index_runs). */
 export interface DocsetRunStart {
@@ -47,6 +74,8 @@ export type DocsetRunStartOutcome =
  */
 @Injectable()
 export class IndexingWorkflowClient {
+  private readonly logger = new Logger('IndexingWorkflowClient');
+
   constructor(
     @Inject(TEMPORAL_CLIENT) private readonly temporal: Client,
     @Inject(APP_CONFIG) private readonly cfg: AppConfig,
@@ -105,7 +134,31 @@ export class IndexingWorkflowClient {
     }
   }
 
-  private start(run: DocsetRunStart) {
+  /**
+   * Starts the workflow within START_DEADLINE_MS. A start refused because the namespace is unknown
+   * is tried again until the deadline: right after the embedded dev server starts, its namespace
+   * can be unknown for a moment (a first POST /index answered 503 in the soak). A namespace that
+   * stays unknown (a wrong TEMPORAL_NAMESPACE) still ends in the 503, after the deadline.
+   */
+  private async start(run: DocsetRunStart) {
+    const deadline = Date.now() + START_DEADLINE_MS;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.startOnce(run, deadline);
+      } catch (err) {
+        const left = deadline - Date.now();
+        if (!namespaceNotReady(err) || left <= NAMESPACE_RETRY_MS) throw err;
+        if (attempt === 0)
+          this.logger.warn(
+            { namespace: this.cfg.temporalNamespace, runId: run.runId },
+            `Temporal does not know the namespace yet; the start is tried again for up to ${Math.round(left / 1000)} s`,
+          );
+        await new Promise((r) => setTimeout(r, NAMESPACE_RETRY_MS));
+      }
+    }
+  }
+
+  private startOnce(run: DocsetRunStart, deadline: number) {
     const { accountId, docSetName, sourceType, runId, options } = run;
     const kind = options.kind;
     const input: IndexDocsetInput = {
@@ -120,7 +173,7 @@ export class IndexingWorkflowClient {
     const what = kind === 'retry' ? `Retry document ${options.documentId}` : `Index ${sourceType} source`;
     // A deadline bounds the SDK's gRPC retries: with Temporal down the request answers 503 in
     // seconds instead of hanging (test/faults).
-    return this.temporal.withDeadline(Date.now() + START_DEADLINE_MS, () =>
+    return this.temporal.withDeadline(deadline, () =>
       this.temporal.workflow.start<IndexDocsetWorkflow>(INDEX_DOCSET_WORKFLOW, {
         taskQueue: this.cfg.temporalTaskQueue,
         workflowId: docsetWorkflowId(accountId, docSetName),
