@@ -183,6 +183,10 @@ describe('npm start (embedded defaults)', () => {
     expect(output).toMatch(/\[setup\] build: (up to date|built .*) \(\d+\.\d s\)/);
     expect(output).toMatch(/\[setup\] Temporal CLI v1\.5\.1: using TEMPORAL_CLI_PATH \(\d+\.\d s\)/);
     expect(output).toMatch(/\[setup\] embedding model all-MiniLM-L6-v2: already installed \(\d+\.\d s\)/);
+    // The worker loads the workflow bundle `npm run build` wrote (no webpack at start).
+    expect(fs.readFileSync(path.join(dataDir, 'app.log'), 'utf8')).toMatch(
+      /"msg":"workflow code: the prebuilt bundle [^"]*dist\/apps\/worker\/src\/workflows\.bundle\.js"/,
+    );
     const ca = path.join(dataDir, 'tls', 'cert.pem');
     const client = new TestClient(`https://localhost:${ports.HTTPS_PORT}`, ca);
     try {

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import { activitiesOf } from '@docqa/indexing';
 import { ACTIVITY_CLASSES } from './activities';
-import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from './temporal-worker.service';
+import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from './workflow-bundle';
 
 const WORKFLOWS_DIR = path.resolve(__dirname, '../../../workflows/src');
 

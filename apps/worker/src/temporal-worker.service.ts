@@ -16,9 +16,7 @@ import {
   Next,
   Runtime,
   Worker,
-  type WorkerOptions,
 } from '@temporalio/worker';
-import * as path from 'node:path';
 import {
   activityMonitor,
   APP_CONFIG,
@@ -30,26 +28,7 @@ import {
 import { activitiesOf } from '@docqa/indexing';
 import { ACTIVITY_CLASSES } from './activities';
 import { temporalTelemetryOptions } from './temporal-metrics';
-
-/** Path of the workflow entry point, in source (ts-jest/swc) and in dist alike. */
-export const WORKFLOWS_PATH = require.resolve(path.join(__dirname, '../../../workflows/src'));
-
-/**
- * The one alias workflow code uses at runtime. Temporal's bundler ignores tsconfig paths; in dist,
- * tsc-alias has already made the import relative, so the alias only serves the sources (Jest).
- */
-export const WORKFLOW_BUNDLER_OPTIONS: NonNullable<WorkerOptions['bundlerOptions']> = {
-  webpackConfigHook: (config) => ({
-    ...config,
-    resolve: {
-      ...config.resolve,
-      alias: {
-        ...config.resolve?.alias,
-        '@docqa/workflow-contract$': path.join(__dirname, '../../../libs/workflow-contract/src'),
-      },
-    },
-  }),
-};
+import { workflowCode } from './workflow-bundle';
 
 let runtimeInstalled = false;
 
@@ -106,12 +85,13 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
     this.connection = await NativeConnection.connect({
       address: this.cfg.temporalAddress ?? 'localhost:7233',
     });
+    const code = workflowCode();
+    this.logger.log(`workflow code: ${code.description}`);
     this.worker = await Worker.create({
       connection: this.connection,
       namespace: this.cfg.temporalNamespace,
       taskQueue: this.cfg.temporalTaskQueue,
-      workflowsPath: WORKFLOWS_PATH,
-      bundlerOptions: WORKFLOW_BUNDLER_OPTIONS,
+      ...code.options,
 
       activities: this.activities(),
       interceptors: { activity: [(ctx) => ({ inbound: new MonitoredActivity(ctx) })] },

@@ -2,7 +2,7 @@ import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from './temporal-worker.service';
+import { WORKFLOW_BUNDLER_OPTIONS, WORKFLOWS_PATH } from './workflow-bundle';
 
 const HISTORIES = path.resolve(__dirname, '../../../test/fixtures/workflow-histories');
 type History = temporal.api.history.v1.IHistory;
