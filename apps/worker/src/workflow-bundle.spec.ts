@@ -3,7 +3,13 @@ import { Worker } from '@temporalio/worker';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { sourcesFingerprint, workflowCode, WORKFLOWS_PATH, writeWorkflowBundle } from './workflow-bundle';
+import {
+  installedVersions,
+  sourcesFingerprint,
+  workflowCode,
+  WORKFLOWS_PATH,
+  writeWorkflowBundle,
+} from './workflow-bundle';
 
 const HISTORIES = path.resolve(__dirname, '../../../test/fixtures/workflow-histories');
 const noop = () => undefined;
@@ -63,11 +69,33 @@ describe('prebuilt workflow bundle', () => {
     fs.writeFileSync(workflowFile, 'exports.v = 2;');
     const stale = workflowCode(file, [sources]);
     expect(stale.options).toMatchObject({ workflowsPath: WORKFLOWS_PATH });
-    expect(stale.description).toMatch(/built from other workflow code: run npm run build/);
+    expect(stale.description).toMatch(/built from other workflow code or SDK: run npm run build/);
     // A new file counts too.
     fs.writeFileSync(workflowFile, 'exports.v = 1;');
     expect(workflowCode(file, [sources]).options.workflowBundle).toBeDefined();
     fs.writeFileSync(path.join(sources, 'extra.workflow.js'), '');
     expect(workflowCode(file, [sources]).options.workflowBundle).toBeUndefined();
+  });
+
+  it("counts the bundled packages' versions: a bundle made with another SDK version is stale", () => {
+    const file = path.join(dir, 'workflows.bundle.js');
+    const sources = path.join(dir, 'compiled');
+    fs.mkdirSync(sources);
+    fs.writeFileSync(path.join(sources, 'index.js'), 'exports.v = 1;');
+    expect(installedVersions(['@temporalio/workflow', 'no-such-package-docqa'])).toEqual([
+      `@temporalio/workflow@${require('@temporalio/workflow/package.json').version}`,
+      'no-such-package-docqa@missing',
+    ]);
+    // Written with the SDK as installed, then read with a package set that differs (as after an
+    // upgrade: the installed versions are no longer the ones the digest was made with).
+    fs.writeFileSync(file, '// bundle');
+    fs.writeFileSync(`${file}.sources`, sourcesFingerprint([sources], ['@temporalio/workflow']));
+    expect(workflowCode(file, [sources], ['@temporalio/workflow']).options.workflowBundle).toBeDefined();
+    expect(
+      workflowCode(file, [sources], ['@temporalio/workflow', '@temporalio/common']).options.workflowBundle,
+    ).toBeUndefined();
+    expect(sourcesFingerprint([sources], ['@temporalio/workflow'])).not.toBe(
+      sourcesFingerprint([sources], ['no-such-package-docqa']),
+    );
   });
 });

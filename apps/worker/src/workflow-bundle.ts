@@ -35,12 +35,39 @@ const BUNDLED_DIRS = [
   path.join(__dirname, '../../../libs/workflow-contract/src'),
 ];
 
+/**
+ * The packages the bundle holds code of (the SDK's workflow side) or was made by (the bundler).
+ * Their versions are part of the digest: an `npm ci` that upgrades the SDK makes the bundle stale.
+ */
+const BUNDLED_PACKAGES = [
+  '@temporalio/workflow',
+  '@temporalio/common',
+  '@temporalio/proto',
+  '@temporalio/worker',
+];
+
+/** `name@version` of each package, as installed; `name@missing` for one that is not. */
+export function installedVersions(packages: string[]): string[] {
+  return packages.map((name) => {
+    try {
+      const manifest = fs.readFileSync(require.resolve(`${name}/package.json`), 'utf8');
+      return `${name}@${(JSON.parse(manifest) as { version: string }).version}`;
+    } catch {
+      return `${name}@missing`;
+    }
+  });
+}
+
 /** The file beside the bundle that names the sources it was built from. */
 const fingerprintFile = (bundle: string) => `${bundle}.sources`;
 
-/** A digest of the code files under `dirs` (paths and contents), for telling whether a bundle is current. */
-export function sourcesFingerprint(dirs: string[]): string {
+/**
+ * A digest of the code files under `dirs` (paths and contents) and of the bundled packages'
+ * versions, for telling whether a bundle is current.
+ */
+export function sourcesFingerprint(dirs: string[], packages = BUNDLED_PACKAGES): string {
   const hash = createHash('sha256');
+  for (const version of installedVersions(packages)) hash.update(`${version}\0`);
   const walk = (root: string, dir: string) => {
     const entries = fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
     for (const e of entries) {
@@ -65,8 +92,9 @@ export function sourcesFingerprint(dirs: string[]): string {
 export async function writeWorkflowBundle(
   file = PREBUILT_WORKFLOW_BUNDLE,
   sources = BUNDLED_DIRS,
+  packages = BUNDLED_PACKAGES,
 ): Promise<{ bytes: number }> {
-  const fingerprint = sourcesFingerprint(sources);
+  const fingerprint = sourcesFingerprint(sources, packages);
   const { code } = await bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     logger: new DefaultLogger('WARN'),
@@ -88,12 +116,16 @@ export interface WorkflowCode {
 
 /**
  * The worker's workflow code: the prebuilt bundle when it was built from the compiled workflows
- * and contract as they are now (by content, so copies that reset file times keep it); otherwise
+ * and contract and the SDK versions as they are now (by content, so copies that reset file times keep it); otherwise
  * the worker bundles at start. Bundling loads webpack and compiles for seconds, much of it
  * synchronously, which stalled the one-process service's event loop at every start
  * (docs/decisions.md).
  */
-export function workflowCode(file = PREBUILT_WORKFLOW_BUNDLE, sources = BUNDLED_DIRS): WorkflowCode {
+export function workflowCode(
+  file = PREBUILT_WORKFLOW_BUNDLE,
+  sources = BUNDLED_DIRS,
+  packages = BUNDLED_PACKAGES,
+): WorkflowCode {
   const atStart: WorkflowCode['options'] = {
     workflowsPath: WORKFLOWS_PATH,
     bundlerOptions: WORKFLOW_BUNDLER_OPTIONS,
@@ -105,10 +137,10 @@ export function workflowCode(file = PREBUILT_WORKFLOW_BUNDLE, sources = BUNDLED_
     return { options: atStart, description: 'bundled at start (no prebuilt bundle)' };
   }
   if (!fs.existsSync(file)) return { options: atStart, description: 'bundled at start (no prebuilt bundle)' };
-  if (builtFrom !== sourcesFingerprint(sources))
+  if (builtFrom !== sourcesFingerprint(sources, packages))
     return {
       options: atStart,
-      description: `bundled at start (${file} was built from other workflow code: run npm run build)`,
+      description: `bundled at start (${file} was built from other workflow code or SDK: run npm run build)`,
     };
   return { options: { workflowBundle: { codePath: file } }, description: `the prebuilt bundle ${file}` };
 }
