@@ -38,12 +38,49 @@ moduleNameMapper['^@docqa/workflows/(.*)$'] = '<rootDir>/workflows/src/$1';
 
 const base = { transform: { '^.+\\.(t|j)s$': swc }, moduleNameMapper, testEnvironment: 'node' };
 
+/**
+ * E2e suites that run alone (`npm test`'s second phase, DOCQA_JEST_PHASE=serial, one at a time):
+ * they assert wall-clock bounds (an ask within 5 s, a stop within 30 s, an event-loop stall
+ * counted), restart engines of their own, or start the whole product as a child process. The
+ * first phase (DOCQA_JEST_PHASE=parallel) runs the unit suites and every other e2e suite two at a
+ * time: each has its own database, Elasticsearch alias, task queue and, per Jest worker, Temporal
+ * namespace (test/support). Without DOCQA_JEST_PHASE every suite is selected, as before.
+ */
+const SERIAL_E2E = [
+  'test/soak/',
+  'test/faults/',
+  'test/indexing/wedged-engine',
+  'test/indexing/ctrl-c-while-indexing',
+  'test/search/embedded-engine-stall',
+  'test/models/embedder',
+  'test/operations/embedded-database',
+  'test/operations/docker',
+  'test/foundation/npm-start',
+  'test/ask/local-llm',
+  'test/security/',
+].map((p) => `<rootDir>/${p}`);
+const phase = process.env.DOCQA_JEST_PHASE;
+if (phase && !['parallel', 'serial'].includes(phase))
+  throw new Error(`DOCQA_JEST_PHASE must be parallel or serial, not ${phase}`);
+const e2eMatch = ['<rootDir>/test/**/*.e2e-spec.ts'];
+const e2eSuites =
+  phase === 'serial'
+    ? { testMatch: SERIAL_E2E.map((p) => `${p}${p.endsWith('/') ? '**/' : ''}*.e2e-spec.ts`) }
+    : phase === 'parallel'
+      ? { testMatch: e2eMatch, testPathIgnorePatterns: ['/node_modules/', ...SERIAL_E2E] }
+      : { testMatch: e2eMatch };
+const e2e = {
+  ...base,
+  globalSetup: '<rootDir>/test/infra/global-setup.js',
+  globalTeardown: '<rootDir>/test/infra/global-teardown.js',
+};
+
 module.exports = {
   // e2e tests drive real engines; unit tests finish far below this.
   testTimeout: 120000,
-  // `npm test` runs one suite at a time in one worker process (--maxWorkers=1), which Jest replaces
-  // once its heap exceeds this after a suite. In band (--runInBand) the 120-odd suites' module
-  // registries and engines piled up in one process until it ran out of heap (a CI run aborted).
+  // `npm test` runs suites in worker processes (two, then one), which Jest replaces once their heap
+  // exceeds this after a suite. In band (--runInBand) the 120-odd suites' module registries and
+  // engines piled up in one process until it ran out of heap (a CI run aborted).
   workerIdleMemoryLimit: '1.5GB',
   projects: [
     {
@@ -51,12 +88,6 @@ module.exports = {
       displayName: 'unit',
       testMatch: ['<rootDir>/{apps,libs,workflows,bench,scripts}/**/*.spec.ts'],
     },
-    {
-      ...base,
-      displayName: 'e2e',
-      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      globalSetup: '<rootDir>/test/infra/global-setup.js',
-      globalTeardown: '<rootDir>/test/infra/global-teardown.js',
-    },
+    { ...e2e, ...e2eSuites, displayName: 'e2e' },
   ],
 };

@@ -1,7 +1,7 @@
 // Jest global setup of the e2e project: starts the real engines once per run and hands their
 // addresses to the tests through environment variables (inherited by Jest workers).
 const { startPostgres } = require('./postgres');
-const { startTemporal } = require('./temporal');
+const { startTemporal, workerNamespaces } = require('./temporal');
 const { startElasticsearch } = require('./elasticsearch');
 const { startS3 } = require('./s3');
 const { configureLanceRuntime } = require('../../libs/search/src/lance-runtime');
@@ -21,7 +21,7 @@ module.exports = async function globalSetup() {
   // setup runs no teardown, and they would outlive the run).
   const results = await Promise.allSettled([
     startPostgres(),
-    startTemporal(),
+    startTemporal({ namespaces: workerNamespaces() }),
     startElasticsearch(),
     startS3(),
   ]);

@@ -30,7 +30,8 @@ function ensureInstalled() {
  * Options (fault tests restart a private server): `port` reuses a given port, `dir` reuses the
  * directory of an earlier start, `persist: true` keeps the server's state in `<dir>/temporal.db`
  * (--db-filename) so a restart on the same dir finds its workflows again. Defaults: a free port, a
- * fresh directory, in-memory state. `stop({ keepData: true })` stops the server but keeps `dir`.
+ * fresh directory, in-memory state. `namespaces` are created at launch besides `default`, each with
+ * the search attributes. `stop({ keepData: true })` stops the server but keeps `dir`.
  */
 async function startTemporal(opts = {}) {
   const bin = ensureInstalled();
@@ -48,6 +49,7 @@ async function startTemporal(opts = {}) {
     'warn',
   ];
   if (opts.persist) args.push('--db-filename', path.join(dir, 'temporal.db'));
+  for (const ns of opts.namespaces || []) args.push('--namespace', ns);
   for (const [k, t] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${k}=${t}`);
   const logFd = fs.openSync(path.join(dir, 'temporal.log'), 'a');
   const child = spawn(bin, args, { stdio: ['ignore', logFd, logFd], detached: true });
@@ -65,4 +67,14 @@ async function startTemporal(opts = {}) {
   };
 }
 
-module.exports = { startTemporal, ensureInstalled, SEARCH_ATTRIBUTES, BIN };
+/**
+ * One namespace per Jest worker (JEST_WORKER_ID 1..MAX_WORKERS), so suites running at the same time
+ * never share workflow ids: every suite's database numbers its accounts from 1, and docset workflow
+ * ids are `docset-index/<account>/<docset>`. test/support/infra.ts picks the worker's.
+ */
+const MAX_WORKERS = 8;
+function workerNamespaces() {
+  return Array.from({ length: MAX_WORKERS }, (_, i) => `docqa-test-${i + 1}`);
+}
+
+module.exports = { startTemporal, ensureInstalled, workerNamespaces, SEARCH_ATTRIBUTES, BIN };

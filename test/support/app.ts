@@ -1,3 +1,4 @@
+import { Client as EsClient } from '@elastic/elasticsearch';
 import { DynamicModule, Type } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -7,6 +8,7 @@ import { AppConfig, loadConfig } from '@docqa/common';
 import { INT8_SPACE_SUFFIX, LOCAL_EMBEDDER_MODEL, resolvePrecision } from '@docqa/llm';
 import { createApi, RunningApi } from '../../apps/api/src/bootstrap/create-api';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
+import { deleteEsPrefix } from '../search/es-cleanup';
 import { TestClient } from './http';
 import { createTestDatabase, infra, uniqueName } from './infra';
 
@@ -41,6 +43,9 @@ export async function startTestApp(o: TestAppOptions = {}): Promise<TestApp> {
   const i = infra();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-app-'));
   const logFile = path.join(dataDir, 'app.log');
+  // Its own Elasticsearch alias unless the suite names one (then the suite cleans it up): suites
+  // running at the same time must not share chunks, and each suite's accounts start at 1.
+  const ownPrefix = o.embeddedSearch || o.env?.SEARCH_INDEX_PREFIX ? undefined : uniqueName('t-chunks');
   const env: Record<string, string | undefined> = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
@@ -54,8 +59,11 @@ export async function startTestApp(o: TestAppOptions = {}): Promise<TestApp> {
     DATABASE_URL: await createTestDatabase(),
     DATABASE_POOL_SIZE: '5',
     TEMPORAL_ADDRESS: i.temporalAddress,
+    // The Jest worker's namespace on the shared server; a suite's own server has `default` only.
+    TEMPORAL_NAMESPACE: o.env?.TEMPORAL_ADDRESS ? undefined : i.temporalNamespace,
     TEMPORAL_TASK_QUEUE: uniqueName('docqa-test'),
     ELASTICSEARCH_URL: o.embeddedSearch ? undefined : i.elasticsearchUrl,
+    SEARCH_INDEX_PREFIX: ownPrefix,
     // The product's default local embedder, for real (test/infra provisions the model); `minilm`
     // rather than `auto`, so a missing model fails the suite instead of falling back.
     LOCAL_EMBEDDER: 'minilm',
@@ -80,6 +88,10 @@ export async function startTestApp(o: TestAppOptions = {}): Promise<TestApp> {
     async close() {
       await client.close();
       await api.close();
+      if (ownPrefix) {
+        const es = new EsClient({ node: i.elasticsearchUrl });
+        await deleteEsPrefix(es, ownPrefix).finally(() => es.close());
+      }
       // DOCQA_TEST_LOG_DIR keeps each app's log (debugging a failure seen only under load).
       const keep = process.env.DOCQA_TEST_LOG_DIR;
       if (keep && fs.existsSync(logFile)) {

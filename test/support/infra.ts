@@ -16,6 +16,8 @@ export function infra() {
     postgresUrl: need('DOCQA_TEST_POSTGRES_URL'),
     temporalAddress: need('DOCQA_TEST_TEMPORAL_ADDRESS'),
     temporalCli: need('DOCQA_TEST_TEMPORAL_CLI'),
+    /** This Jest worker's namespace on the shared server (test/infra/temporal.js `workerNamespaces`). */
+    temporalNamespace: `docqa-test-${process.env.JEST_WORKER_ID ?? '1'}`,
     elasticsearchUrl: need('DOCQA_TEST_ELASTICSEARCH_URL'),
     /** Local S3-compatible server (test/infra/s3.js). */
     s3Endpoint: need('DOCQA_TEST_S3_ENDPOINT'),
