@@ -9,6 +9,7 @@ import { temporal } from '@temporalio/proto';
 import { docsetWorkflowId, SEARCH_ATTRIBUTES } from '@docqa/workflow-contract';
 import type { TestApp } from '../support/app';
 import { infra, uniqueName } from '../support/infra';
+import { eventually } from '../support/wait';
 import {
   createBucket,
   newAccount,
@@ -22,26 +23,6 @@ import {
 } from './support';
 
 const NOT_KNOWN_YET = 'Temporal does not know the namespace yet';
-
-async function until(what: string, check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function retried<T>(call: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await call();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
 
 describe('starting a run while Temporal does not know the namespace', () => {
   let connection: Connection;
@@ -79,7 +60,7 @@ describe('starting a run while Temporal does not know the namespace', () => {
       { token },
     );
     // The first start was refused (logged), and the request is still waiting for the next.
-    await until('the refused first start', () => app.logs().includes(NOT_KNOWN_YET));
+    await eventually(async () => (app.logs().includes(NOT_KNOWN_YET) ? true : undefined), 15_000, 50);
     await connection.workflowService.registerNamespace({
       namespace,
       workflowExecutionRetentionPeriod: msToTs('1 day'),
@@ -87,11 +68,16 @@ describe('starting a run while Temporal does not know the namespace', () => {
     // Then its search attributes, as the dev server does; the frontend refuses the namespace for
     // about a second after registering it (it cached the miss), so this is tried until it takes.
     const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
-    await retried(() =>
-      connection.operatorService.addSearchAttributes({
-        namespace,
-        searchAttributes: Object.fromEntries(Object.keys(SEARCH_ATTRIBUTES).map((name) => [name, keyword])),
-      }),
+    await eventually(() =>
+      connection.operatorService
+        .addSearchAttributes({
+          namespace,
+          searchAttributes: Object.fromEntries(Object.keys(SEARCH_ATTRIBUTES).map((name) => [name, keyword])),
+        })
+        .then(
+          () => true,
+          () => undefined,
+        ),
     );
 
     const res = await answer;
