@@ -1,9 +1,7 @@
 import { register } from '../accounts/support';
-import { deleteEsPrefix } from '../search/es-cleanup';
 import { startTestApp, TestApp, TestAppOptions } from '../support/app';
-import { uniqueName } from '../support/infra';
 import { accountIdOfToken, searchIndexOf } from '../support/seed';
-import { ElasticsearchSearchIndex, SearchQuery } from '@docqa/search';
+import { SearchQuery } from '@docqa/search';
 
 export const ASK = '/api/v1/document_proxy/ask';
 export const SUMMARY = '/api/v1/document_proxy/summary';
@@ -17,21 +15,13 @@ export const CITATION_SHAPE = {
   sourceMetadata: expect.objectContaining({ sourceId: expect.any(String) }),
 };
 
-/**
- * The API on its own Elasticsearch index prefix (test databases all start account ids at 1, so a
- * shared chunk index would mix suites), removed again by `closeAskApp`.
- */
+/** The API for ask suites (startTestApp gives it its own Elasticsearch alias and removes it at close). */
 export async function startAskApp(o: TestAppOptions = {}): Promise<TestApp> {
-  const prefix = uniqueName('docqa-test-ask');
-  return startTestApp({ ...o, env: { SEARCH_INDEX_PREFIX: prefix, ...(o.env ?? {}) } });
+  return startTestApp(o);
 }
 
 export async function closeAskApp(app: TestApp | undefined): Promise<void> {
-  if (!app) return;
-  const index = searchIndexOf(app);
-  if (index instanceof ElasticsearchSearchIndex)
-    await deleteEsPrefix(index.client, app.cfg.searchIndexPrefix);
-  await app.close();
+  await app?.close();
 }
 
 export interface Caller {

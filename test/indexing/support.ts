@@ -1,5 +1,4 @@
 import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Client as EsClient } from '@elastic/elasticsearch';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -8,7 +7,6 @@ import type { Client as TemporalClient, WorkflowHandle } from '@temporalio/clien
 import { TEMPORAL_CLIENT } from '@docqa/common';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { register } from '../accounts/support';
-import { deleteEsPrefix } from '../search/es-cleanup';
 import { startTestApp, TestApp, TestAppOptions } from '../support/app';
 import { infra, sharedDir, uniqueName } from '../support/infra';
 
@@ -22,31 +20,18 @@ export const S3_KEYS = { accessKeyId: 'docqa-test-key', secretAccessKey: 'docqa-
  * they use the hashing embedder: MiniLM would add minutes of embedding per suite on 2 cores.
  */
 export async function startIndexingApp(o: TestAppOptions = {}): Promise<TestApp> {
-  const prefix = uniqueName('idx-chunks');
-  const app = await startTestApp({
+  // startTestApp gives the app its own Elasticsearch alias and removes it at close.
+  return startTestApp({
     worker: true,
     ...o,
     env: {
       S3_ENDPOINT: infra().s3Endpoint,
       S3_FORCE_PATH_STYLE: 'true',
       S3_REGION: 'us-east-1',
-      SEARCH_INDEX_PREFIX: prefix,
       LOCAL_EMBEDDER: 'hashing',
       ...(o.env ?? {}),
     },
   });
-  const close = app.close.bind(app);
-  app.close = async () => {
-    await close();
-    if (o.embeddedSearch) return;
-    const es = new EsClient({ node: infra().elasticsearchUrl });
-    try {
-      await deleteEsPrefix(es, prefix);
-    } finally {
-      await es.close();
-    }
-  };
-  return app;
 }
 
 export function s3(): S3Client {

@@ -73,8 +73,16 @@ async function startTemporal(opts = {}) {
  * ids are `docset-index/<account>/<docset>`. test/support/infra.ts picks the worker's.
  */
 const MAX_WORKERS = 8;
+const workerNamespace = (workerId) => `docqa-test-${workerId}`;
 function workerNamespaces() {
-  return Array.from({ length: MAX_WORKERS }, (_, i) => `docqa-test-${i + 1}`);
+  return Array.from({ length: MAX_WORKERS }, (_, i) => workerNamespace(i + 1));
 }
 
-module.exports = { startTemporal, ensureInstalled, workerNamespaces, SEARCH_ATTRIBUTES, BIN };
+module.exports = {
+  startTemporal,
+  ensureInstalled,
+  workerNamespace,
+  workerNamespaces,
+  SEARCH_ATTRIBUTES,
+  BIN,
+};
