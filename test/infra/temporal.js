@@ -73,6 +73,7 @@ async function startTemporal(opts = {}) {
  * ids are `docset-index/<account>/<docset>`. test/support/infra.ts picks the worker's.
  */
 const MAX_WORKERS = 8;
+// test/support/infra.ts names the worker's namespace the same way (`temporalNamespace`).
 const workerNamespace = (workerId) => `docqa-test-${workerId}`;
 function workerNamespaces() {
   return Array.from({ length: MAX_WORKERS }, (_, i) => workerNamespace(i + 1));

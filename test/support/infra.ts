@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { Client } from 'pg';
 
-const { workerNamespace } = require('../infra/temporal');
-
 /** Addresses of the engines started by test/infra/global-setup.js. */
 export function infra() {
   const need = (name: string) => {
@@ -19,7 +17,9 @@ export function infra() {
     temporalAddress: need('DOCQA_TEST_TEMPORAL_ADDRESS'),
     temporalCli: need('DOCQA_TEST_TEMPORAL_CLI'),
     /** This Jest worker's namespace on the shared server (test/infra/temporal.js `workerNamespaces`). */
-    temporalNamespace: workerNamespace(process.env.JEST_WORKER_ID ?? '1') as string,
+    // Named as test/infra/temporal.js `workerNamespace` names it (not required from there: this file
+    // is also compiled into the eval's dist, which holds no test/infra).
+    temporalNamespace: `docqa-test-${process.env.JEST_WORKER_ID ?? '1'}`,
     elasticsearchUrl: need('DOCQA_TEST_ELASTICSEARCH_URL'),
     /** Local S3-compatible server (test/infra/s3.js). */
     s3Endpoint: need('DOCQA_TEST_S3_ENDPOINT'),
