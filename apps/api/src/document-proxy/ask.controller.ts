@@ -61,7 +61,8 @@ export class AskController {
     summary: 'Retrieval-augmented question over docsets: an answer with `[n]` markers, citations and usage.',
     description:
       'Keyword routing, then (unless the question is 1-5 words without punctuation, history or promptContext) a ' +
-      'rewrite into one standalone query, hybrid retrieval (BM25 + vectors, RRF), optional rerank, and the answer. ' +
+      'rewrite into one standalone query, hybrid retrieval (BM25 + vectors, fused by a convex combination of their ' +
+      'normalised scores; RRF with SEARCH_FUSION=rrf), optional rerank, and the answer. ' +
       "Every docset must be the caller's: one with at least one COMPLETE document of the account (and inside a " +
       "restricted token's docsets); otherwise 403 FORBIDDEN before anything is retrieved. With `stream: true` or " +
       '`Accept: text/event-stream` the answer is Server-Sent Events: `delta` events (`{ type, text }`, the pieces ' +
