@@ -178,7 +178,7 @@ export interface RetrievalLegs {
 const ROUTING_DEPTH = 50;
 
 export interface RoutingOptions {
-  /** RRF weight of the routed legs (the unrestricted BM25 leg has 1); 0 turns routing off. */
+  /** Weight of the routed legs in the fusion (the unrestricted BM25 leg has 1; docs/search-engine.md); 0 turns routing off. */
   weight: number;
   /** A document is routed to when its context score is at least this share of the best. */
   share: number;
@@ -291,7 +291,7 @@ const routedBoost = (routed: Set<string>, weight: number) => (h: LegHit) =>
 
 export const MAX_SEARCH_LIMIT = 1000;
 
-/** Candidates fetched per leg before fusion: enough depth for RRF to matter, bounded for latency. */
+/** Candidates fetched per leg before fusion: enough depth for the fusion to matter, bounded for latency. */
 export function candidateDepth(limit: number): number {
   return Math.min(Math.max(limit * 4, 50), MAX_SEARCH_LIMIT);
 }
