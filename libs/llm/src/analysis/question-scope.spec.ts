@@ -20,6 +20,37 @@ describe('questionScope', () => {
   });
 });
 
+describe('questionScope: trend questions', () => {
+  it('takes a question about how something developed over periods for a trend', () => {
+    for (const q of [
+      "How has Apple's total net sales changed over time?",
+      'How have operating expenses evolved in the last three quarters?',
+      'How did revenue change between the first and the third quarter?',
+      'What was the gross margin over the past four quarters?',
+      'Summarise the trend in research and development spending.',
+      'What is the year-over-year growth of services revenue?',
+    ])
+      expect(`${q} ${questionScope(q)}`).toBe(`${q} trend`);
+  });
+
+  it('leaves questions about what changes something, or one change, to one document', () => {
+    for (const q of [
+      'How does the scale option change the output?',
+      'How do I change the margins of a booktabs table?',
+      'What changed in the 2022 release of the doc package?',
+      'How can I change the default value of \\heavyrulewidth?',
+    ])
+      expect(`${q} ${questionScope(q)}`).toBe(`${q} single`);
+  });
+
+  it('keeps a list or comparison about change a list or comparison', () => {
+    expect(questionScope('Which of the companies increased their net sales over time?')).toBe('list');
+    expect(questionScope('Compare how net sales changed at Apple and at Microsoft over time.')).toBe(
+      'compare',
+    );
+  });
+});
+
 describe('withoutInstructions', () => {
   it('drops answer instructions after the question, keeps the question', () => {
     expect(withoutInstructions('Which of the accidents were fatal? Name the locations.')).toBe(

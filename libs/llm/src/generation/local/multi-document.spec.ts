@@ -45,3 +45,41 @@ describe('composeSeveral: list answers', () => {
     expect(cited(composeSeveral('list', ranked, 400, judge))).toEqual([1, 2]);
   });
 });
+
+describe('composeSeveral: trend answers', () => {
+  const sales: SentenceJudge = { ...judge, says: (c) => (/net sales/i.test(c.text) ? 2 : 0) };
+
+  it('answers from every document the question names, one sentence and citation each', () => {
+    const ranked = [
+      candidate(1, 'Total net sales were $94.8 billion in the second quarter.', 2),
+      candidate(2, 'Total net sales were $117.2 billion in the first quarter.', 2),
+      candidate(3, 'Revenue was $52.9 billion, an increase of 7%.', 0, 0.9),
+      candidate(4, 'Total net sales were $81.8 billion in the third quarter.', 2, 0.8),
+    ];
+    expect(cited(composeSeveral('trend', ranked, 400, sales)).sort()).toEqual([1, 2, 4]);
+  });
+
+  it('puts the periods in time order when every sentence states a date, else keeps the best first', () => {
+    const dated = [
+      candidate(1, 'Total net sales were $94.8 billion for the quarter ended April 1, 2023.', 2),
+      candidate(2, 'Total net sales were $81.8 billion for the quarter ended July 1, 2023.', 2),
+      candidate(
+        3,
+        'Net sales were $117.2 billion, against $123.9 billion a year before (December 25, 2021), for the quarter ended December 31, 2022.',
+        2,
+      ),
+    ];
+    expect(cited(composeSeveral('trend', dated, 600, sales))).toEqual([3, 1, 2]);
+    const undated = [dated[0], candidate(2, 'Total net sales were $81.8 billion.', 2), dated[2]];
+    expect(cited(composeSeveral('trend', undated, 600, sales))).toEqual([1, 2, 3]);
+  });
+
+  it('answers as one document when the question names fewer than two', () => {
+    const ranked = [
+      candidate(1, 'Total net sales were $94.8 billion in the second quarter.', 2),
+      candidate(2, 'Net sales of services grew.', 0),
+      candidate(3, 'Net sales fell in Europe.', 0),
+    ];
+    expect(composeSeveral('trend', ranked, 400, sales)).toBeUndefined();
+  });
+});

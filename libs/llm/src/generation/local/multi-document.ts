@@ -1,3 +1,4 @@
+import { dateMentions } from '@docqa/common';
 import type { QuestionScope } from '../../analysis/question-scope';
 import type { Candidate } from './local.generator';
 import { escapeMarkers } from './text';
@@ -10,7 +11,8 @@ import { escapeMarkers } from './text';
  * it names clearly more than the others ("Which accidents happened on December 8, 2007?"), or,
  * when it names none ("Which of the accidents were fatal?"), about every document whose best
  * sentence says close to as much of the question as the best one does, unless that sentence
- * states the asked field as absent (`Amateur Built: No`).
+ * states the asked field as absent (`Amateur Built: No`). A trend question ("How has X changed over
+ * time?") is about every document it names clearly, one sentence each, earliest period first.
  */
 export const SEVERAL_DOCUMENTS = {
   /**
@@ -73,6 +75,10 @@ export function composeSeveral(
         }
       }
     }
+  } else if (scope === 'trend') {
+    // One statement per document the question names (each report of the company it names, one per
+    // period). Naming fewer than two, it is a question about one document: answered as one.
+    picked = named.slice(0, o.maxDocuments);
   } else if (named.length >= 2 && named.length < stating.length) {
     picked = named.slice(0, o.maxDocuments);
   } else {
@@ -83,6 +89,7 @@ export function composeSeveral(
     picked = stating.filter((d) => most > 0 && judge.says(d) >= o.listShare * most).slice(0, o.maxDocuments);
   }
   if (picked.length < 2) return undefined;
+  if (scope === 'trend') picked = inTimeOrder(picked);
   const parts: string[] = [];
   let length = 0;
   for (const c of picked) {
@@ -93,4 +100,19 @@ export function composeSeveral(
     length += Math.min(sentence.length, room);
   }
   return length ? parts.join(' ') : undefined;
+}
+
+/**
+ * A trend answer reads from the earliest period to the latest when every sentence states a date:
+ * each by the latest date it mentions (a report's sentence compares its own period with earlier
+ * ones). Otherwise the order stays best first.
+ */
+function inTimeOrder(picked: Candidate[]): Candidate[] {
+  const latest = (c: Candidate) => {
+    const days = dateMentions(c.text).map((tokens) => tokens[0].padEnd(8, '0'));
+    return days.length ? days.sort().at(-1)! : undefined;
+  };
+  const keyed = picked.map((c) => ({ c, at: latest(c) }));
+  if (keyed.some((k) => k.at === undefined)) return picked;
+  return keyed.sort((a, b) => a.at!.localeCompare(b.at!)).map((k) => k.c);
 }
