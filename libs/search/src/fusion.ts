@@ -178,7 +178,10 @@ export interface RetrievalLegs {
 const ROUTING_DEPTH = 50;
 
 export interface RoutingOptions {
-  /** Weight of the routed legs in the fusion (the unrestricted BM25 leg has 1; docs/search-engine.md); 0 turns routing off. */
+  /**
+   * Weight of the routed legs in the fusion, convex or RRF (the unrestricted BM25 leg has 1;
+   * docs/search-engine.md); 0 turns routing off.
+   */
   weight: number;
   /** A document is routed to when its context score is at least this share of the best. */
   share: number;

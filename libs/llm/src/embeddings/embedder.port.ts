@@ -10,8 +10,8 @@ export interface EmbedOptions {
 
 export interface Embedder extends EmbeddingSpace {
   /**
-   * Weight of the vector leg in hybrid fusion, convex or RRF (BM25 has 1): 1 for semantic models; lower for the
-   * lexical local embedder, whose leg mostly repeats BM25 (measured in docs/benchmarks/search.md).
+   * Weight of the vector leg in hybrid fusion, convex or RRF (BM25 has 1): 1 for semantic models;
+   * lower for the lexical local embedder, whose leg mostly repeats BM25 (docs/benchmarks/search.md).
    */
   readonly recommendedVectorWeight: number;
   /**
