@@ -337,6 +337,20 @@ describe('int8 graph (bert2onnx.py --int8)', () => {
     expect(cosines.reduce((a, b) => a + b, 0) / cosines.length).toBeGreaterThanOrEqual(0.985);
   });
 
+  it('gives a question the same vector whatever other questions arrive with it', async () => {
+    // Activations share one scale per batch, so a query batched with another would move with it
+    // and the same question could rank passages differently under load: each query runs alone.
+    const questions = [SENTENCES[2], SENTENCES[5], `${SENTENCES[11]} ${SENTENCES[10]}`];
+    const alone: number[][] = [];
+    for (const q of questions) alone.push(await int8.embedQuery(q));
+    // every inference thread busy with document batches, so the questions queue up together
+    const documents = int8.embedDocuments(Array.from({ length: 32 }, (_, i) => `${SENTENCES[10]} [${i}]`));
+    await new Promise((r) => setTimeout(r, 20));
+    const together = await Promise.all(questions.map((q) => int8.embedQuery(q)));
+    await documents;
+    expect(together).toEqual(alone);
+  });
+
   it('keeps paraphrases close and unrelated text far', async () => {
     const [cat, kitten, erlang] = await int8.embedDocuments([SENTENCES[0], SENTENCES[1], SENTENCES[11]]);
     expect(dot(cat, kitten)).toBeGreaterThan(0.6);

@@ -187,7 +187,7 @@ type Reply =
  * of all callers share one queue and go in batches of `batchSize`, so concurrent small documents
  * fill a batch together; a batch takes the oldest queued text and those closest to its length
  * (less padding). Queries jump ahead of queued document texts, so while indexing runs a question
- * waits for the first of the running batches to end. Vectors are mean-pooled and L2-normalised in
+ * waits for the first of the running batches to end, and each query is a batch of its own. Vectors are mean-pooled and L2-normalised in
  * the graph. Aborting a call rejects it at once; a batch already running finishes and its vectors
  * for that call are discarded.
  */
@@ -420,14 +420,16 @@ export class OnnxEmbedder implements Embedder {
     for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i].job === job) this.queue.splice(i, 1);
   }
 
-  /** The next batch: queued queries first; else the oldest document text and those nearest its length. */
+  /**
+   * The next batch: a queued query alone; else the oldest document text and those nearest its
+   * length. A query never shares a batch: an int8 graph quantises activations with one scale per
+   * batch, so a query's vector (and the answer) would depend on which other question came in at
+   * the same moment.
+   */
   private takeBatch(): Item[] {
+    if (this.queue[0].job.query) return this.queue.splice(0, 1);
     const n = Math.min(this.batchSize, this.queue.length);
-    if (this.queue[0].job.query || !this.o.groupByLength) {
-      let k = 0;
-      while (k < n && this.queue[k].job.query === this.queue[0].job.query) k++;
-      return this.queue.splice(0, k);
-    }
+    if (!this.o.groupByLength) return this.queue.splice(0, n);
     const key = (i: Item) => Math.min(i.text.length, LENGTH_KEY_CAP);
     const target = key(this.queue[0]);
     const window = this.queue.slice(1, LENGTH_LOOKAHEAD).map((item, i) => ({ item, at: i + 1 }));
