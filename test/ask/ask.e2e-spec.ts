@@ -1,18 +1,16 @@
 import { EMBEDDER, Embedder, NO_ANSWER_TEXT } from '@docqa/llm';
-import type { TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { closeCorpusExtractor, qaItem, seedCorpus, seedDocuments } from '../support/seed';
 import { postSse } from '../support/sse';
 import {
   ASK,
   Caller,
   CITATION_SHAPE,
-  closeAskApp,
   expectMarkersResolve,
   newCaller,
   norm,
   restrictedToken,
   spySearches,
-  startAskApp,
   SUMMARY,
 } from './support';
 
@@ -27,7 +25,7 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
   let bob: Caller;
 
   beforeAll(async () => {
-    app = await startAskApp();
+    app = await startTestApp();
     alice = await newCaller(app);
     bob = await newCaller(app);
     await seedCorpus(app, alice.accountId, 'manuals', [
@@ -49,7 +47,7 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
 
   afterAll(async () => {
     await closeCorpusExtractor();
-    await closeAskApp(app);
+    await app?.close();
   });
 
   /** The configured embedder's model (all-MiniLM-L6-v2, or its int8 space on CPUs with VNNI). */

@@ -1,8 +1,8 @@
 import { FakeCohere, startFakeCohere } from '../support/fake-cohere';
-import type { TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { closeCorpusExtractor, seedCorpus } from '../support/seed';
 import { postSse } from '../support/sse';
-import { ASK, Caller, closeAskApp, expectMarkersResolve, newCaller, startAskApp, SUMMARY } from './support';
+import { ASK, Caller, expectMarkersResolve, newCaller, SUMMARY } from './support';
 
 /**
  * The Cohere provider end to end: the real cohere-ai SDK (CohereClientV2) against a local server
@@ -16,7 +16,7 @@ describe('POST /ask with the Cohere provider (local v2 wire-format server)', () 
 
   beforeAll(async () => {
     fake = await startFakeCohere({ apiKey: 'test-cohere-key' });
-    app = await startAskApp({
+    app = await startTestApp({
       embeddedSearch: true,
       env: {
         COHERE_API_KEY: 'test-cohere-key',
@@ -32,7 +32,7 @@ describe('POST /ask with the Cohere provider (local v2 wire-format server)', () 
 
   afterAll(async () => {
     await closeCorpusExtractor();
-    await closeAskApp(app);
+    await app?.close();
     await fake.close();
   });
 

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { sharedDir } from '../support/infra';
 import { closeCorpusExtractor, seedCorpus } from '../support/seed';
-import { ASK, Caller, closeAskApp, expectMarkersResolve, newCaller, startAskApp } from './support';
+import { ASK, Caller, expectMarkersResolve, newCaller } from './support';
 
 /**
  * Answers from the right document (issue 14) over `shared/corpus/similar`: 20 NTSB reports of one
@@ -36,7 +36,7 @@ describe('POST /ask answers from the document a question names (near-identical r
   let caller: Caller;
 
   beforeAll(async () => {
-    app = await startAskApp({ embeddedSearch: true });
+    app = await startTestApp({ embeddedSearch: true });
     caller = await newCaller(app);
     const files = fs.readdirSync(SIMILAR).filter((f) => f.endsWith('.pdf'));
     // ~170 chunks through the real MiniLM embedder: under a minute idle, longer when the cores are
@@ -46,7 +46,7 @@ describe('POST /ask answers from the document a question names (near-identical r
 
   afterAll(async () => {
     await closeCorpusExtractor();
-    await closeAskApp(app);
+    await app?.close();
   });
 
   const ask = async (question: string) => {

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import { Agent, request } from 'undici';
-import type { TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { testLlmModelPath } from '../support/llm-model';
 import { closeCorpusExtractor, seedCorpus } from '../support/seed';
 import { postSse } from '../support/sse';
-import { ASK, Caller, closeAskApp, expectMarkersResolve, newCaller, startAskApp, SUMMARY } from './support';
+import { ASK, Caller, expectMarkersResolve, newCaller, SUMMARY } from './support';
 
 const NO_ANSWER = /could not find an answer/;
 const TEST_MODEL = 'SmolLM2-135M-Instruct.Q4_1';
@@ -56,7 +56,7 @@ describe('POST /ask with the local generative model (SmolLM2-135M through node-l
 
   beforeAll(async () => {
     const modelPath = await testLlmModelPath();
-    app = await startAskApp({
+    app = await startTestApp({
       embeddedSearch: true,
       env: {
         ANSWER_PROVIDER: 'local-llm',
@@ -76,7 +76,7 @@ describe('POST /ask with the local generative model (SmolLM2-135M through node-l
 
   afterAll(async () => {
     await closeCorpusExtractor();
-    await closeAskApp(app);
+    await app?.close();
   });
 
   it('answers in JSON with every sentence cited, markers resolving to file and page, usage of the model', async () => {

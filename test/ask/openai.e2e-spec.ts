@@ -1,8 +1,8 @@
 import { FakeOpenAi, promptPassages, startFakeOpenAi } from '../support/fake-openai';
-import type { TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { closeCorpusExtractor, pgOf, seedCorpus } from '../support/seed';
 import { postSse } from '../support/sse';
-import { ASK, Caller, closeAskApp, expectMarkersResolve, newCaller, startAskApp, SUMMARY } from './support';
+import { ASK, Caller, expectMarkersResolve, newCaller, SUMMARY } from './support';
 
 /**
  * The OpenAI-compatible provider end to end: the real `openai` client against a local server
@@ -16,7 +16,7 @@ describe('POST /ask with an OpenAI-compatible provider (local wire-format server
 
   beforeAll(async () => {
     fake = await startFakeOpenAi({ apiKey: 'sk-test-openai-key' });
-    app = await startAskApp({
+    app = await startTestApp({
       embeddedSearch: true,
       env: {
         OPENAI_BASE_URL: fake.url,
@@ -32,7 +32,7 @@ describe('POST /ask with an OpenAI-compatible provider (local wire-format server
 
   afterAll(async () => {
     await closeCorpusExtractor();
-    await closeAskApp(app);
+    await app?.close();
     await fake.close();
   });
 

@@ -1,6 +1,6 @@
-import type { TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { seedDocuments, SeedDocument } from '../support/seed';
-import { ASK, Caller, closeAskApp, expectMarkersResolve, newCaller, startAskApp } from './support';
+import { ASK, Caller, expectMarkersResolve, newCaller } from './support';
 
 /**
  * Trend questions over periodic reports (issue 14): in a docset of several companies' quarterly
@@ -56,7 +56,7 @@ describe.each([
   let caller: Caller;
 
   beforeAll(async () => {
-    app = await startAskApp({ embeddedSearch });
+    app = await startTestApp({ embeddedSearch });
     caller = await newCaller(app);
     await seedDocuments(app, caller.accountId, [
       ...APPLE.map((q) => tenQ('Apple Inc.', 'aapl', 'Total net sales', q)),
@@ -65,7 +65,7 @@ describe.each([
   }, 300_000);
 
   afterAll(async () => {
-    await closeAskApp(app);
+    await app?.close();
   });
 
   const ask = async (question: string) => {

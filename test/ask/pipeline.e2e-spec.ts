@@ -1,10 +1,10 @@
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import { infra, uniqueName } from '../support/infra';
 import { CORPUS_DIR, pgOf, qaItem, searchIndexOf } from '../support/seed';
-import { ASK, Caller, closeAskApp, expectMarkersResolve, newCaller, norm, startAskApp } from './support';
+import { ASK, Caller, expectMarkersResolve, newCaller, norm } from './support';
 
 const S3_KEYS = { accessKeyId: 'docqa-ask-key', secretAccessKey: 'docqa-ask-secret' };
 
@@ -17,7 +17,7 @@ describe('ask over documents indexed by the real pipeline', () => {
   let caller: Caller;
 
   beforeAll(async () => {
-    app = await startAskApp({
+    app = await startTestApp({
       worker: true,
       env: { S3_ENDPOINT: infra().s3Endpoint, S3_FORCE_PATH_STYLE: 'true', S3_REGION: 'us-east-1' },
     });
@@ -56,7 +56,7 @@ describe('ask over documents indexed by the real pipeline', () => {
     }
   }, 700_000);
 
-  afterAll(() => closeAskApp(app));
+  afterAll(() => app?.close());
 
   it('answers from the indexed PDFs with the right file and page', async () => {
     const item = qaItem('dev-014'); // load the old doc v2 -> ltnews35.pdf p5

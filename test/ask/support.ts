@@ -1,5 +1,5 @@
 import { register } from '../accounts/support';
-import { startTestApp, TestApp, TestAppOptions } from '../support/app';
+import type { TestApp } from '../support/app';
 import { accountIdOfToken, searchIndexOf } from '../support/seed';
 import { SearchQuery } from '@docqa/search';
 
@@ -14,15 +14,6 @@ export const CITATION_SHAPE = {
   sourceType: expect.stringMatching(/^(S3|SHAREPOINT|GOOGLEDRIVE)$/),
   sourceMetadata: expect.objectContaining({ sourceId: expect.any(String) }),
 };
-
-/** The API for ask suites (startTestApp gives it its own Elasticsearch alias and removes it at close). */
-export async function startAskApp(o: TestAppOptions = {}): Promise<TestApp> {
-  return startTestApp(o);
-}
-
-export async function closeAskApp(app: TestApp | undefined): Promise<void> {
-  await app?.close();
-}
 
 export interface Caller {
   token: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Caller, closeAskApp, newCaller, restrictedToken, startAskApp } from '../ask/support';
-import type { TestApp } from '../support/app';
+import { Caller, newCaller, restrictedToken } from '../ask/support';
+import { startTestApp, TestApp } from '../support/app';
 import { pgOf, SeededDocument, seedDocuments } from '../support/seed';
 
 const P = '/api/v1/document_proxy';
@@ -20,7 +20,7 @@ describe('Document API: documents', () => {
   const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
 
   beforeAll(async () => {
-    app = await startAskApp({ embeddedSearch: true });
+    app = await startTestApp({ embeddedSearch: true });
     [alice, bob, fresh] = [await newCaller(app), await newCaller(app), await newCaller(app)];
     aliceDocs = await seedDocuments(app, alice.accountId, [
       {
@@ -78,7 +78,7 @@ describe('Document API: documents', () => {
     );
   });
 
-  afterAll(() => closeAskApp(app));
+  afterAll(() => app?.close());
 
   describe('GET /documents?docSetName=', () => {
     it("lists the docset's documents (any status) by file name, with the spec's fields", async () => {

@@ -1,6 +1,6 @@
-import { closeAskApp, newCaller, startAskApp, Caller } from '../ask/support';
+import { newCaller, Caller } from '../ask/support';
 import { createKey, setPlan } from '../chatbot/support';
-import type { TestApp } from '../support/app';
+import { startTestApp, TestApp } from '../support/app';
 import type { HttpResponse } from '../support/http';
 import { seedDocuments, SeededDocument } from '../support/seed';
 
@@ -88,12 +88,12 @@ describe('Tenant isolation matrix (every surface, foreign ids, names and keys)',
   }
 
   beforeAll(async () => {
-    app = await startAskApp();
+    app = await startTestApp();
     a = await tenant('A');
     b = await tenant('B');
   }, 180_000);
   afterAll(async () => {
-    await closeAskApp(app);
+    await app?.close();
   });
 
   afterEach(() => {
