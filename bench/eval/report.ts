@@ -71,6 +71,8 @@ export function readResults(dir = RESULTS_DIR): RunResult[] {
 const CORPUS_TITLES: Record<string, string> = {
   dev: '`shared/corpus/dev`: 16 software manuals (935 pages), 77 questions',
   similar: '`shared/corpus/similar`: 20 NTSB reports of one template (81 pages), 50 questions',
+  blind:
+    '`bench/eval/blind`: 12 documents of Debian packages no round used (734 pages), 60 questions written blind',
 };
 const ENGINE_ORDER = ['embedded', 'elasticsearch'];
 
@@ -399,9 +401,9 @@ one run are reused by the next, so their indexing times measure the machine and 
     : '';
   return `# Evaluation: answers on the QA corpora
 
-Command: \`npm run eval\` (both corpora, both search engines; by default each corpus is indexed through the
+Command: \`npm run eval\` (the three corpora, both search engines; by default each corpus is indexed through the
 indexing pipeline: S3 -> POST /index -> Temporal workflows; each table names the indexing of its runs). Options: \`--engine embedded|elasticsearch\`,
-\`--corpus dev|similar\`, \`--indexing direct\` (or \`EVAL_ENGINE\`, \`EVAL_CORPUS\`, \`EVAL_INDEXING\`),
+\`--corpus dev|similar|blind\`, \`--indexing direct\` (or \`EVAL_ENGINE\`, \`EVAL_CORPUS\`, \`EVAL_INDEXING\`),
 \`EVAL_VERBOSE=1\`, \`EVAL_WRITE=0\`. Each run writes \`bench/eval/results/<corpus>.<engine>.<provider>.json\`
 (every item with its query, top 5, answer and citations); this page is rendered from those files. A ranking or
 answering change is stated with \`npm run eval:compare -- <dir of the results before>\` (whole-set figures before ->
@@ -427,6 +429,10 @@ Definitions:
 - The held-out half (odd-numbered ids) was not looked at when weights were chosen; the even half was.
   Numbers for all items are in-sample for the dev corpus (the extractive answerer's patterns and weights
   were developed on it); the held-out half and the similar corpus are the out-of-sample numbers.
+- The **blind** corpus (\`bench/eval/blind\`: 12 documents of Debian packages, 734 pages, 60 questions) is out of
+  sample altogether: its questions were written, and checked against the pages, by someone who had not seen the
+  answerer or its code, and its items are not read when a change is made; only its whole-set figures are. Its PDFs
+  are fetched on first use (\`apt-get download\` of pinned package versions, checked by sha256; SOURCES.md there).
 
 ${aimsTable(results)}
 ${providerTable(results)}

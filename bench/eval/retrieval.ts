@@ -8,7 +8,7 @@ import '../rag/env';
 import { EMBEDDER, Embedder, LocalReranker, LocalRewriter } from '@docqa/llm';
 import { evaluateKeywordRouting, SearchHit, SearchQuery } from '@docqa/search';
 import { searchIndexOf } from '../../test/support/seed';
-import { CORPORA, Engine, loadQa, startHarness } from '../rag/harness';
+import { CORPORA, corpusQa, Engine, startHarness } from '../rag/harness';
 import { goldSources, isHeldOut, itemClass } from './scoring';
 
 interface Variant {
@@ -55,7 +55,7 @@ async function main() {
     const embedder = h.app.api.app.get<Embedder>(EMBEDDER);
     const rewriter = new LocalRewriter();
     for (const corpus of corpora) {
-      const items = loadQa(corpus.dir).filter((i) => itemClass(i) !== 'unanswerable');
+      const items = corpusQa(corpus).filter((i) => itemClass(i) !== 'unanswerable');
       const queries = await Promise.all(
         items.map(async (item) => {
           const history = item.pastMessages ?? [];

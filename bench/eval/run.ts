@@ -45,7 +45,7 @@ import {
   Engine,
   Harness,
   Indexing,
-  loadQa,
+  corpusQa,
   log,
   normalisedPhrase,
   pageVariants,
@@ -206,7 +206,7 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
   const replays: Replay[] = [];
   // Tuning aid: EVAL_DUMP_INPUTS=<dir> keeps what every /ask call handed the generator.
   const dumped: Array<{ item: QaItem; input: GenerateInput | null }> = [];
-  const qa = o.sample ? stratifiedSample(loadQa(corpus.dir), o.sample) : loadQa(corpus.dir);
+  const qa = o.sample ? stratifiedSample(corpusQa(corpus), o.sample) : corpusQa(corpus);
   const stopAt = process.env.EVAL_STOP_AT ? Date.parse(process.env.EVAL_STOP_AT) : Infinity;
   for (const [n, item] of qa.entries()) {
     if (Date.now() >= stopAt) {
@@ -285,8 +285,8 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
     provider: o.provider,
     model: o.provider === 'local-llm' ? path.basename(llmModelPath(h.app.cfg)) : generator.defaultModel,
     indexing: h.indexing,
-    ...(items.length < loadQa(corpus.dir).length
-      ? { sampled: `${items.length} of ${loadQa(corpus.dir).length} items` }
+    ...(items.length < corpusQa(corpus).length
+      ? { sampled: `${items.length} of ${corpusQa(corpus).length} items` }
       : {}),
     embedder: embedder.modelName,
     date: new Date().toISOString().slice(0, 10),

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { startTestApp, TestApp } from '../../test/support/app';
 import { sharedDir } from '../../test/support/infra';
 import type { QaItem } from './qa';
+import { BLIND_CACHE_DIR, BLIND_QA_FILE, ensureBlindCorpus } from './blind-corpus';
 
 export * from './qa';
 import { CORPUS_DIR, closeCorpusExtractor, seedCorpus, accountIdOfToken } from '../../test/support/seed';
@@ -28,17 +29,29 @@ interface Stoppable {
 
 export const log = (s: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 
-/** A QA corpus: PDFs and qa.jsonl in one directory of shared/corpus. */
+/** A QA corpus: PDFs and qa.jsonl in one directory of shared/corpus, or fetched (blind). */
 export interface Corpus {
   name: string;
+  /** The PDFs (and qa.jsonl unless `qaFile`). */
   dir: string;
+  /** The questions, where they are not in `dir`. */
+  qaFile?: string;
   /** Docset the corpus is indexed into. */
   docSetName: string;
+  /** Brings the PDFs into `dir` (fetched corpora). */
+  prepare?: (log: (s: string) => void) => void;
 }
 
 export const CORPORA: Record<string, Corpus> = {
   dev: { name: 'dev', dir: CORPUS_DIR, docSetName: 'dev-corpus' },
   similar: { name: 'similar', dir: sharedDir('corpus', 'similar'), docSetName: 'similar-corpus' },
+  blind: {
+    name: 'blind',
+    dir: BLIND_CACHE_DIR,
+    qaFile: BLIND_QA_FILE,
+    docSetName: 'blind-corpus',
+    prepare: ensureBlindCorpus,
+  },
 };
 
 export interface Harness {
@@ -136,6 +149,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     const corpora = o.corpora ?? [CORPORA.dev];
     const indexSecondsOf: Record<string, number> = {};
     for (const [i, corpus] of corpora.entries()) {
+      corpus.prepare?.(log);
       const files = (i === 0 ? o.files : undefined) ?? corpusFiles(corpus.dir);
       const t1 = Date.now();
       if (o.indexing === 'pipeline')
@@ -250,9 +264,14 @@ async function indexThroughPipeline(
   }
 }
 
-export function loadQa(dir = CORPUS_DIR): QaItem[] {
+/** The questions of a corpus. */
+export function corpusQa(corpus: Corpus): QaItem[] {
+  return loadQa(corpus.dir, corpus.qaFile);
+}
+
+export function loadQa(dir = CORPUS_DIR, file = path.join(dir, 'qa.jsonl')): QaItem[] {
   return fs
-    .readFileSync(path.join(dir, 'qa.jsonl'), 'utf8')
+    .readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as QaItem);
