@@ -3,11 +3,13 @@
 // embedding model; one timed `[setup]` line per step), then runs the whole product
 // (apps/api/src/standalone.ts). Configured services are used instead of their embedded stand-ins.
 // A step that cannot be done says exactly what to install; the embedding model falls back to the
-// hashing embedder (with a warning in the log and in /version), the Temporal CLI cannot.
+// hashing embedder (with a warning in the log and in /version), the Temporal CLI cannot. Where
+// jemalloc is installed the product runs on it, in a child process (scripts/setup/allocator.js).
 const { execSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { ProvisionError, step } = require('./setup/common');
+const { planAllocator, runSupervised } = require('./setup/allocator');
 
 const root = path.resolve(__dirname, '..');
 const entry = path.join(root, 'dist/apps/api/src/standalone.js');
@@ -58,6 +60,11 @@ async function embeddingModel(note) {
 }
 
 async function provision() {
+  let allocator;
+  await step('memory allocator', async () => {
+    allocator = planAllocator(env);
+    return allocator.outcome;
+  });
   await step('build', build);
   try {
     await step(`Temporal CLI ${require('./setup/temporal-cli').VERSION}`, temporalCli);
@@ -76,10 +83,11 @@ async function provision() {
         '[setup]   Then restart DocQA and re-embed existing docsets with `npm run cli -- reembed` (docs/models.md).',
     );
   }
+  return allocator;
 }
 
 provision().then(
-  () => require(entry).main(),
+  (allocator) => (allocator.env ? runSupervised(entry, allocator.env) : require(entry).main()),
   (err) => {
     console.error(`\nDocQA cannot start: ${err.message}`);
     if (err.hint) console.error(err.hint);

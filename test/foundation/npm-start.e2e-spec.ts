@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { defaultLocalEmbedderName } from '../support/app';
 import { TestClient } from '../support/http';
 import { infra } from '../support/infra';
+import { productPid } from '../support/product';
 const { freePort } = require('../infra/util');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -183,6 +184,9 @@ describe('npm start (embedded defaults)', () => {
     expect(output).toMatch(/\[setup\] build: (up to date|built .*) \(\d+\.\d s\)/);
     expect(output).toMatch(/\[setup\] Temporal CLI v1\.5\.1: using TEMPORAL_CLI_PATH \(\d+\.\d s\)/);
     expect(output).toMatch(/\[setup\] embedding model all-MiniLM-L6-v2: already installed \(\d+\.\d s\)/);
+    expect(output).toMatch(
+      /\[setup\] memory allocator: jemalloc \(\/\S+\/libjemalloc\.so\.2\) \(\d+\.\d s\)/,
+    );
     // The worker loads the workflow bundle `npm run build` wrote (no webpack at start).
     expect(fs.readFileSync(path.join(dataDir, 'app.log'), 'utf8')).toMatch(
       /"msg":"workflow code: the prebuilt bundle [^"]*dist\/apps\/worker\/src\/workflows\.bundle\.js"/,
@@ -195,6 +199,14 @@ describe('npm start (embedded defaults)', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('runs the product on jemalloc (test/infra installs it), in a child process of npm start', () => {
+    expect(output).toMatch(/Memory\s+jemalloc \(MEMORY_ALLOCATOR\)/);
+    const product = productPid(child.pid!);
+    expect(product).not.toBe(child.pid);
+    expect(fs.readFileSync(`/proc/${product}/maps`, 'utf8')).toContain('libjemalloc.so.2');
+    expect(fs.readFileSync(`/proc/${child.pid}/maps`, 'utf8')).not.toContain('libjemalloc');
   });
 
   it('stops everything cleanly on Ctrl-C', async () => {
@@ -249,6 +261,73 @@ async function startProduct(env: Record<string, string>) {
     },
   };
 }
+
+describe('npm start: the memory allocator (MEMORY_ALLOCATOR)', () => {
+  const base = () => ({
+    PATH: process.env.PATH ?? '',
+    TEMPORAL_CLI_PATH: infra().temporalCli,
+    LOCAL_EMBEDDER: 'hashing',
+  });
+  const gone = async (port: number) => {
+    const deadline = Date.now() + 40_000;
+    while (Date.now() < deadline) {
+      if (
+        !(await plainGet(`http://127.0.0.1:${port}/`).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return true;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return false;
+  };
+
+  it('an unknown value: exits at once with the values it takes, starts nothing', async () => {
+    const p = await startProduct({ ...base(), MEMORY_ALLOCATOR: 'tcmalloc' });
+    try {
+      expect(await p.exited).toBe(1);
+      expect(p.output()).toContain(
+        'DocQA cannot start: MEMORY_ALLOCATOR=tcmalloc is not one of auto, jemalloc, system',
+      );
+      expect(p.output()).not.toContain('DocQA is up');
+    } finally {
+      await p.stop();
+    }
+  });
+
+  it('system: the product runs in the npm start process itself, on the system malloc', async () => {
+    const p = await startProduct({ ...base(), MEMORY_ALLOCATOR: 'system' });
+    try {
+      expect(p.output()).toContain('[setup] memory allocator: system malloc (MEMORY_ALLOCATOR=system)');
+      expect(p.output()).toMatch(/Memory\s+system malloc/);
+      expect(productPid(p.child.pid!)).toBe(p.child.pid);
+      expect(fs.readFileSync(`/proc/${p.child.pid}/maps`, 'utf8')).not.toContain('libjemalloc');
+    } finally {
+      await p.stop();
+    }
+  });
+
+  it('on jemalloc, the product stops by itself when npm start is killed outright (SIGKILL)', async () => {
+    const p = await startProduct(base());
+    try {
+      expect(p.output()).toContain('DocQA is up');
+      const product = productPid(p.child.pid!);
+      expect(product).not.toBe(p.child.pid);
+      p.child.kill('SIGKILL');
+      await p.exited;
+      // it stops as on SIGTERM: its Temporal dev server goes with it and the database lock is released
+      expect(await gone(p.ports.TEMPORAL_UI_PORT)).toBe(true);
+      const deadline = Date.now() + 40_000;
+      while (fs.existsSync(`/proc/${product}`) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 250));
+      expect(fs.existsSync(`/proc/${product}`)).toBe(false);
+      expect(fs.existsSync(path.join(p.dataDir, 'pglite.lock'))).toBe(false);
+    } finally {
+      await p.stop();
+    }
+  });
+});
 
 describe('npm start when a first-run step cannot be done', () => {
   const caches: string[] = [];

@@ -15,6 +15,7 @@ module.exports = async function globalSetup() {
   // The semantic embedder is the default local model: suites where retrieval quality matters run
   // it for real. Installed once into ~/.cache/docqa (seconds when cached).
   await installModels(['embedder'], { log: (l) => console.log(`\n${l}`) });
+  require('./jemalloc').ensureInstalled();
   const started = {};
   globalThis.__DOCQA_INFRA__ = started;
   // All four start together; when one fails, the others that did start are stopped again (a failed

@@ -3,7 +3,8 @@ require('./postgres').ensureInstalled();
 require('./temporal').ensureInstalled();
 require('./elasticsearch').ensureInstalled();
 require('./s3').ensureInstalled();
-console.log('[infra] postgres, temporal, elasticsearch and the local S3 server are installed');
+require('./jemalloc').ensureInstalled();
+console.log('[infra] postgres, temporal, elasticsearch, the local S3 server and jemalloc are installed');
 require('../../scripts/models')
   .installModels(['embedder'])
   .catch(() => process.exit(1));

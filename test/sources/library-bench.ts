@@ -51,6 +51,8 @@ export type HeapSample = [
 
 export interface LibraryBenchResult {
   engine: BenchEngine;
+  /** The product's malloc, as its start banner says (MEMORY_ALLOCATOR). */
+  allocator: string;
   files: number;
   folders: number;
   window: number;
@@ -227,7 +229,13 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
     INDEXING_CHILDREN_PER_RUN: String(o.childrenPerRun),
     LOCAL_EMBEDDER: o.embedder,
     // the embedder's and the allocator's tuning, to measure a setting against the default
-    ...passEnv([...EMBEDDER_TUNING_VARS, 'MALLOC_MMAP_THRESHOLD_', 'SEARCH_EMBEDDED_RELEASE_MEMORY']),
+    ...passEnv([
+      ...EMBEDDER_TUNING_VARS,
+      'MALLOC_MMAP_THRESHOLD_',
+      'SEARCH_EMBEDDED_RELEASE_MEMORY',
+      'MEMORY_ALLOCATOR',
+      'MALLOC_CONF',
+    ]),
     ...(o.engine === 'embedded'
       ? { TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()) }
       : {
@@ -249,7 +257,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
   let heapSampler: NodeJS.Timeout | undefined;
   try {
     product = await startProduct(env, undefined, o.nodeArgs);
-    const pid = product.child.pid!;
+    const pid = product.pid;
     const up = Date.now();
     sampler = setInterval(() => {
       samples.push([Math.round((Date.now() - up) / 1000), mb(rssKb(pid)), mb(treeRssKb(pid))]);
@@ -401,6 +409,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
     const span = Math.max(1, end - startS);
     return {
       engine: o.engine,
+      allocator: /Memory\s+(jemalloc|system malloc)/.exec(product.output())?.[1] ?? 'unknown',
       files: o.files,
       folders,
       window: o.window,

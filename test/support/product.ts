@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TestClient } from './http';
 
@@ -12,13 +13,22 @@ const ROOT = path.resolve(__dirname, '../..');
  * deadline, a wedged engine that must not take the test runner with it.
  */
 export interface Product {
+  /** `npm start`'s process. */
   child: ChildProcess;
+  /**
+   * The node process running the product: `npm start` itself, or its child where it runs the product
+   * on jemalloc (scripts/setup/allocator.js). Its RSS is the product's.
+   */
+  pid: number;
   client: TestClient;
   baseUrl: string;
   caFile: string;
   /** Everything the process printed (stdout and stderr). */
   output(): string;
-  /** Sends `signal` and resolves with the exit code and how long the exit took (SIGKILL after `killAfterMs`). */
+  /**
+   * Sends `signal` to `npm start` (which passes it on) and resolves with the exit code and how long the
+   * exit took; SIGKILL, sent or after `killAfterMs`, goes to the product's process too.
+   */
   stop(signal?: NodeJS.Signals, killAfterMs?: number): Promise<{ code: number | null; ms: number }>;
 }
 
@@ -53,8 +63,10 @@ export async function startProduct(
   const caFile = /CA file\s+(\S+)/.exec(output)?.[1];
   if (!baseUrl || !caFile) throw new Error(`could not read the addresses from:\n${output}`);
   const client = new TestClient(baseUrl, caFile);
+  const pid = productPid(child.pid!);
   return {
     child,
+    pid,
     client,
     baseUrl,
     caFile,
@@ -62,14 +74,42 @@ export async function startProduct(
     async stop(signal = 'SIGTERM', killAfterMs = 60_000) {
       if (child.exitCode !== null || child.signalCode !== null) return { code: child.exitCode, ms: 0 };
       const t0 = Date.now();
-      const killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-      child.kill(signal);
+      const kill = (sig: NodeJS.Signals) => {
+        if (sig === 'SIGKILL' && pid !== child.pid) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
+        child.kill(sig);
+      };
+      const killer = setTimeout(() => kill('SIGKILL'), killAfterMs);
+      kill(signal);
       const code = await exited;
       clearTimeout(killer);
       await client.close().catch(() => undefined);
       return { code, ms: Date.now() - t0 };
     },
   };
+}
+
+/** The child of `npm start` that runs the product (apps/api/src/standalone.ts), or `npm start` itself. */
+export function productPid(startPid: number): number {
+  let children: string[] = [];
+  try {
+    children = fs.readFileSync(`/proc/${startPid}/task/${startPid}/children`, 'utf8').trim().split(/\s+/);
+  } catch {
+    return startPid;
+  }
+  for (const c of children.filter(Boolean)) {
+    try {
+      if (fs.readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('standalone.js')) return Number(c);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return startPid;
 }
 
 /** Registers a user (a fresh personal account) and returns its API token. */

@@ -7,6 +7,7 @@ import {
   findTemporalCli,
   handleShutdownSignals,
   loadConfig,
+  nativeAllocator,
   resolveAppSecret,
   shutdownTracker,
   startTemporalDevServer,
@@ -79,9 +80,23 @@ export async function startStandalone(
   return { cfg, api, temporalUi, stop: stopAll };
 }
 
+/** Set by `npm start` in the environment of the product it runs as a child (scripts/setup/allocator.js). */
+const SUPERVISED_ENV = 'DOCQA_SUPERVISED';
+
+/**
+ * Run by `npm start` as its child (to preload jemalloc, scripts/setup/allocator.js), the product
+ * stops as on SIGTERM when that parent goes away, even by SIGKILL: its IPC channel closes.
+ */
+function stopWithSupervisor(): void {
+  if (!process.env[SUPERVISED_ENV] || !process.channel) return;
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}
+
 /** Starts everything, prints the addresses, and stops cleanly on SIGINT/SIGTERM (`npm start`). */
 export function main(): void {
   const t0 = Date.now();
+  stopWithSupervisor();
   let stopNow: ((why: string) => void) | undefined;
   const onFatal = (why: string) => {
     console.error(`DocQA cannot go on: ${why}; stopping.`);
@@ -106,6 +121,7 @@ export function main(): void {
           `  Data dir      ${cfg.dataDir}`,
           `  Database      ${cfg.databaseUrl?.includes('@127.0.0.1') && !process.env.DATABASE_URL ? 'embedded PGlite' : 'DATABASE_URL'}`,
           `  Search        ${cfg.elasticsearchUrl ? 'Elasticsearch (ELASTICSEARCH_URL)' : 'embedded engine'}`,
+          `  Memory        ${nativeAllocator() === 'jemalloc' ? 'jemalloc' : 'system malloc'} (MEMORY_ALLOCATOR)`,
           'Press Ctrl-C to stop.',
           '',
         ].join('\n'),

@@ -47,6 +47,14 @@ export const CONFIG_VARIABLES = [
     description:
       'Cache of what the first `npm start` provisions (Temporal CLI, embedding model, its converter venv), shared by every data dir. Unset: ~/.cache/docqa.',
   },
+  {
+    name: 'MEMORY_ALLOCATOR',
+    kind: 'enum',
+    values: ['auto', 'jemalloc', 'system'],
+    default: 'auto',
+    description:
+      "The malloc `npm start` runs the product on. auto: jemalloc where libjemalloc.so.2 is installed (Debian: libjemalloc2), run as a child process of `npm start` with it preloaded, else the system's; jemalloc: that, or refuse to start without it; system: the C library's. On the embedded engine, glibc's malloc keeps growing through long indexing runs and jemalloc does not (docs/benchmarks/sharepoint.md). The containers (api, worker) are started without `npm start` and use the system's.",
+  },
   { name: 'HTTPS_PORT', kind: 'port', default: '8443', description: 'Port of the HTTPS API.' },
   {
     name: 'HTTP_PORT',

@@ -49,3 +49,27 @@ describe('releaseFreedNativeMemory (glibc, in a child process)', () => {
     expect(r.before - r.after).toBeGreaterThan(80);
   });
 });
+
+describe('nativeAllocator', () => {
+  const ask = (env: Record<string, string>) =>
+    execFileSync(
+      process.execPath,
+      [
+        '-r',
+        path.join(ROOT, 'test/support/ts-register.js'),
+        '-e',
+        `const m = require(${JSON.stringify(path.join(__dirname, 'native-allocator.ts'))});` +
+          'console.log(JSON.stringify({ allocator: m.nativeAllocator(), released: m.releaseFreedNativeMemory() ?? null }))',
+      ],
+      { cwd: ROOT, env: { PATH: process.env.PATH!, ...env }, encoding: 'utf8' },
+    )
+      .trim()
+      .split('\n')
+      .pop()!;
+
+  it("tells glibc's malloc from jemalloc preloaded (test/infra installs it), and trims only glibc's", () => {
+    const lib = require(path.join(ROOT, 'test/infra/jemalloc.js')).ensureInstalled() as string;
+    expect(JSON.parse(ask({})).allocator).toBe('glibc');
+    expect(JSON.parse(ask({ LD_PRELOAD: lib }))).toEqual({ allocator: 'jemalloc', released: null });
+  });
+});

@@ -1,4 +1,25 @@
 import koffi from 'koffi';
+import * as fs from 'node:fs';
+
+export type NativeAllocator = 'jemalloc' | 'glibc' | 'other';
+
+let allocator: NativeAllocator | undefined;
+
+/**
+ * The malloc this process runs on: jemalloc when `npm start` preloaded it (MEMORY_ALLOCATOR,
+ * scripts/setup/allocator.js), else glibc's on Linux. Read once from the process's mappings.
+ */
+export function nativeAllocator(): NativeAllocator {
+  if (allocator) return allocator;
+  let maps = '';
+  try {
+    maps = fs.readFileSync('/proc/self/maps', 'utf8');
+  } catch {
+    // not Linux
+  }
+  allocator = /libjemalloc/.test(maps) ? 'jemalloc' : /\/libc[.-]/.test(maps) ? 'glibc' : 'other';
+  return allocator;
+}
 
 /** malloc_trim from glibc, or null where there is none (not Linux, musl), looked up once. */
 let mallocTrim: ((pad: number) => number) | null | undefined;
@@ -12,9 +33,12 @@ function lookUp(): ((pad: number) => number) | null {
   }
 }
 
-/** Whether releaseFreedNativeMemory can do anything in this process (glibc on Linux). */
+/**
+ * Whether releaseFreedNativeMemory can do anything in this process: glibc's allocator on Linux
+ * (under jemalloc, which returns freed pages itself, glibc's arenas hold nothing to trim).
+ */
 export function canReleaseFreedNativeMemory(): boolean {
-  if (mallocTrim === undefined) mallocTrim = lookUp();
+  if (mallocTrim === undefined) mallocTrim = nativeAllocator() === 'glibc' ? lookUp() : null;
   return mallocTrim !== null;
 }
 
