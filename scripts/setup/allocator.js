@@ -6,6 +6,7 @@
 // passes signals on to it and exits with its exit code.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+const os = require('node:os');
 const { ProvisionError } = require('./common');
 
 /** Where Debian, Ubuntu, Fedora and source builds put the library. */
@@ -89,9 +90,8 @@ function runSupervised(script, env) {
     console.error(`DocQA cannot start: ${err.message}`);
     process.exit(1);
   });
-  child.on('exit', (code, signal) =>
-    process.exit(code ?? (signal ? 128 + (require('node:os').constants.signals[signal] ?? 0) : 1)),
-  );
+  // a child ended by a signal exits as a shell reports it: 128 + the signal's number
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)));
 }
 
 module.exports = { DEFAULT_MALLOC_CONF, JEMALLOC_PATHS, SUPERVISED, planAllocator, runSupervised };
