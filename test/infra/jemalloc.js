@@ -1,7 +1,7 @@
 // jemalloc (Debian's libjemalloc2), which `npm start` runs the product on where it is installed
 // (scripts/setup/allocator.js): installed here so the e2e suites run the product as users with the
 // package do, and the allocator's tests have it.
-const { execFileSync } = require('node:child_process');
+const { aptInstall } = require('./util');
 const fs = require('node:fs');
 const { JEMALLOC_PATHS } = require('../../scripts/setup/allocator');
 
@@ -11,12 +11,7 @@ function jemallocPath() {
 
 function ensureInstalled() {
   if (jemallocPath()) return jemallocPath();
-  console.log('[infra] installing Debian libjemalloc2...');
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', 'libjemalloc2'], {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
+  aptInstall('libjemalloc2');
   const lib = jemallocPath();
   if (!lib) throw new Error('libjemalloc2 installation did not provide libjemalloc.so.2');
   return lib;

@@ -3,7 +3,7 @@
 const { execFileSync, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { freePort, mkTemp, stopChild, waitForPort } = require('./util');
+const { aptInstall, freePort, mkTemp, stopChild, waitForPort } = require('./util');
 
 function pgBinDir() {
   const base = '/usr/lib/postgresql';
@@ -17,12 +17,7 @@ function pgBinDir() {
 
 function ensureInstalled() {
   if (pgBinDir()) return;
-  console.log('[infra] installing Debian postgresql...');
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', 'postgresql'], {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  });
+  aptInstall('postgresql');
   if (!pgBinDir()) throw new Error('postgresql installation did not provide initdb');
 }
 

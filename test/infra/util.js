@@ -1,5 +1,6 @@
 // Shared helpers of test/infra: free ports, waiting, cache paths. Plain CommonJS so the scripts
 // run with `node` before anything is built.
+const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -108,4 +109,14 @@ function mkTemp(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-module.exports = { CACHE_DIR, freePort, waitForPort, stopChild, mkTemp };
+/** Installs a Debian package (needs root): refreshes the package lists first, as a fresh machine has none. */
+function aptInstall(pkg) {
+  console.log(`[infra] installing Debian ${pkg}...`);
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', '-qq', pkg], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+module.exports = { CACHE_DIR, aptInstall, freePort, waitForPort, stopChild, mkTemp };
