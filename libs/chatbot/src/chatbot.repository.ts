@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { Plan } from '@docqa/db';
+import { rowsOf, type Plan } from '@docqa/db';
 
 export interface ChatbotKeyRow {
   id: number;
@@ -40,18 +40,6 @@ const keyRow = (r: Raw): ChatbotKeyRow => ({
 
 const docsets = (v: unknown): string[] | null =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : null;
-
-/** `DataSource.query` returns rows for SELECT and `[rows, count]` for UPDATE ... RETURNING. */
-function rowsOf(result: unknown): Raw[] {
-  if (
-    Array.isArray(result) &&
-    result.length === 2 &&
-    Array.isArray(result[0]) &&
-    typeof result[1] === 'number'
-  )
-    return result[0] as Raw[];
-  return result as Raw[];
-}
 
 /**
  * Chatbot keys and the chatbot columns of accounts (the account's docsets: DocsetCatalog). Every method but the key lookup by hash

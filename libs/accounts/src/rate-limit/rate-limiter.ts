@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DomainError, ErrorCode } from '@docqa/common';
-import { rowsOf } from '../users/users.repository';
+import { rowsOf } from '@docqa/db';
 
 export interface RateLimitRule {
   /** Counter key, e.g. `login:ip:203.0.113.9`. Never put secrets or raw e-mail addresses here. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { ApiTokenEntity, TokenScope } from '@docqa/db';
-import { rowsOf } from '../users/users.repository';
+import { rowsOf } from '@docqa/db';
 
 export interface NewApiToken {
   userId: number;

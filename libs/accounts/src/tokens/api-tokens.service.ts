@@ -5,7 +5,7 @@ import { ApiTokenEntity, TokenScope } from '@docqa/db';
 import { AuthContext, AuthScope } from '../auth/auth-context';
 import { CreateTokenCommand } from '../commands';
 import { AccountSecrets } from '../secrets';
-import { isUniqueViolation } from '../users/users.repository';
+import { isUniqueViolation } from '@docqa/db';
 import { ApiTokensRepository } from './api-tokens.repository';
 import { generateApiToken, looksLikeApiToken, maskToken, tokenDisplayPrefix } from './token-format';
 

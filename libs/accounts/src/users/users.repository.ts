@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { UserEntity } from '@docqa/db';
-
-const UNIQUE_VIOLATION = '23505';
-
-export function isUniqueViolation(err: unknown): boolean {
-  return (err as { code?: string })?.code === UNIQUE_VIOLATION;
-}
+import { isUniqueViolation, rowsOf, UserEntity } from '@docqa/db';
 
 /** Users. Uniqueness of e-mail is case-insensitive (unique index on lower(email)). */
 @Injectable()
@@ -80,17 +74,4 @@ export class UsersRepository {
   async delete(m: EntityManager, id: number): Promise<void> {
     await m.query('DELETE FROM users WHERE id = $1', [id]);
   }
-}
-
-/** `DataSource.query` returns rows for SELECT and `[rows, count]` for UPDATE ... RETURNING. */
-export function rowsOf<T = unknown>(result: unknown): T[] {
-  if (
-    Array.isArray(result) &&
-    result.length === 2 &&
-    Array.isArray(result[0]) &&
-    typeof result[1] === 'number'
-  ) {
-    return result[0] as T[];
-  }
-  return result as T[];
 }

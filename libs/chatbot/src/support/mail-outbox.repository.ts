@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { rowsOf } from '@docqa/db';
 
 export interface OutboxMessage {
   id: string;
@@ -12,19 +13,6 @@ export interface OutboxMessage {
   body: string;
   /** Delivery attempts so far, this one included (claims count an attempt). */
   attempts: number;
-}
-
-type Raw = Record<string, unknown>;
-
-function rowsOf(result: unknown): Raw[] {
-  if (
-    Array.isArray(result) &&
-    result.length === 2 &&
-    Array.isArray(result[0]) &&
-    typeof result[1] === 'number'
-  )
-    return result[0] as Raw[];
-  return result as Raw[];
 }
 
 /**

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { DomainError, ErrorCode } from '@docqa/common';
 import { docsetWorkflowId } from '@docqa/workflow-contract';
 import { RunRow, RunStore } from '../persistence/run.store';
-import { isUniqueViolation } from '../persistence/sql';
+import { isUniqueViolation } from '@docqa/db';
 import { IndexingWorkflowClient } from './indexing-workflow.client';
 import { StaleRunRecovery } from './stale-run.recovery';
 

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { DocumentStatus, SourceType } from '@docqa/db';
-import { rowsOf, stripNul } from './sql';
+import { rowsOf } from '@docqa/db';
+import { stripNul } from './sql';
 
 export interface DocumentRow {
   id: string;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DOC_COLUMNS, DocumentRow } from './document-lifecycle.store';
-import { rowsOf } from './sql';
+import { rowsOf } from '@docqa/db';
 
 /**
  * Which embedding space (`<model>:<dimensions>`) COMPLETE documents' chunks are in: re-embedding
