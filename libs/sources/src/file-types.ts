@@ -24,7 +24,3 @@ export function fileTypeOf(fileName: string): IndexableFileType | null {
   if (dot <= 0 || dot === base.length - 1) return null;
   return BY_EXTENSION[base.slice(dot + 1).toLowerCase()] ?? null;
 }
-
-export function isIndexableFileType(value: string): value is IndexableFileType {
-  return (INDEXABLE_FILE_TYPES as readonly string[]).includes(value);
-}

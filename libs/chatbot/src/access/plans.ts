@@ -1,7 +1,5 @@
 import type { Plan } from '@docqa/db';
 
-export const PLANS: readonly Plan[] = ['free', 'pro', 'business'];
-
 /** Chatbot requests per key per hour, by plan (spec "Limits"); a plan without an entry has no chatbot. */
 export const CHATBOT_HOURLY_LIMITS: Readonly<Partial<Record<Plan, number>>> = Object.freeze({
   pro: 50,
@@ -12,8 +10,4 @@ export const CHATBOT_RATE_WINDOW_SECONDS = 3600;
 
 export function chatbotLimitOf(plan: Plan): number | null {
   return CHATBOT_HOURLY_LIMITS[plan] ?? null;
-}
-
-export function isPlan(value: unknown): value is Plan {
-  return typeof value === 'string' && (PLANS as readonly string[]).includes(value);
 }

@@ -10,13 +10,6 @@ export const COHERE_CHAT_MODELS = [
   'command-r',
 ] as const;
 
-/** Cohere rerank models COHERE_RERANK_MODEL may name. */
-export const COHERE_RERANK_MODELS = [
-  'rerank-v3.5',
-  'rerank-english-v3.0',
-  'rerank-multilingual-v3.0',
-] as const;
-
 export interface CohereConnection {
   apiKey: string;
   /** COHERE_BASE_URL; unset means Cohere's production endpoint. */
