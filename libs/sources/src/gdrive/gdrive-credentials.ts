@@ -1,11 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { DomainError } from '@docqa/common';
-import {
-  credentialsObject,
-  noControl,
-  optionalString,
-  requiredString,
-} from '../sharepoint/sharepoint-credentials';
+import { credentialsObject, noControl, optionalString, requiredString } from '../credential-fields';
 
 /** The parts of a service account key file that are used (the JWT issuer and signing key). */
 export interface ServiceAccountKey {

@@ -1,4 +1,5 @@
 import { DomainError } from '@docqa/common';
+import { field, noControl, optionalString } from '../credential-fields';
 
 /** Validated S3 source settings of one request (or of the server-configured bucket). */
 export interface S3Credentials {
@@ -14,22 +15,13 @@ export interface S3Credentials {
 /** Every field a request may send for an S3 source; anything else (endpoint, host, ...) is a 400. */
 const ALLOWED = ['accessKeyId', 'secretAccessKey', 'sessionToken', 'region', 'bucket', 'prefix'] as const;
 const SERVER_CONFIG_FIELDS = new Set(['endpoint', 'host', 'hostname', 'url', 'port', 'forcePathStyle']);
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const REGION = /^[a-z0-9][a-z0-9-]{0,30}[a-z0-9]$/;
 
-function str(raw: Record<string, unknown>, key: string, max: number, required: boolean): string | undefined {
-  const v = raw[key];
-  const field = `credentials.${key}`;
-  if (v === undefined || v === null) {
-    if (required) throw DomainError.validation(field, `${field} is required`);
-    return undefined;
-  }
-  if (typeof v !== 'string') throw DomainError.validation(field, `${field} must be a string`);
-  if (required && v.length === 0) throw DomainError.validation(field, `${field} must not be empty`);
-  if (v.length > max) throw DomainError.validation(field, `${field} must be at most ${max} characters`);
-  if (CONTROL.test(v)) throw DomainError.validation(field, `${field} must not contain control characters`);
+/** An optional string field of at most `max` characters without control characters. */
+function str(raw: Record<string, unknown>, key: string, max: number): string | undefined {
+  const v = optionalString(raw, key, max);
+  if (v !== undefined) noControl(field(key), v);
   return v;
 }
 
@@ -55,12 +47,12 @@ export function parseS3Credentials(raw: unknown, serverBucket: string | undefine
         `credentials.${key} is not a known S3 credentials field`,
       );
   }
-  const accessKeyId = str(obj, 'accessKeyId', 256, false);
-  const secretAccessKey = str(obj, 'secretAccessKey', 256, false);
-  const sessionToken = str(obj, 'sessionToken', 4096, false);
-  const region = str(obj, 'region', 32, false);
-  const bucket = str(obj, 'bucket', 63, false);
-  const prefix = str(obj, 'prefix', 1024, false) ?? '';
+  const accessKeyId = str(obj, 'accessKeyId', 256);
+  const secretAccessKey = str(obj, 'secretAccessKey', 256);
+  const sessionToken = str(obj, 'sessionToken', 4096);
+  const region = str(obj, 'region', 32);
+  const bucket = str(obj, 'bucket', 63);
+  const prefix = str(obj, 'prefix', 1024) ?? '';
   if (region !== undefined && !REGION.test(region))
     throw DomainError.validation('credentials.region', 'credentials.region is not a valid region name');
   if (bucket !== undefined && !BUCKET.test(bucket))

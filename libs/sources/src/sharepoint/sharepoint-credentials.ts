@@ -1,4 +1,5 @@
 import { DomainError } from '@docqa/common';
+import { credentialsObject, field, noControl, optionalString, requiredString } from '../credential-fields';
 
 /** Certificate credential of an Entra ID app registration (instead of a client secret). */
 export interface SharePointCertificate {
@@ -42,8 +43,6 @@ const SERVER_CONFIG_FIELDS = new Set([
   'baseUrl',
   'tokenUrl',
 ]);
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
 /** A tenant GUID or a verified domain (contoso.onmicrosoft.com). */
 const TENANT = /^[A-Za-z0-9][A-Za-z0-9.-]{0,254}$/;
 const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;
@@ -54,61 +53,6 @@ const DRIVE_ID = /^[A-Za-z0-9!_-]{1,256}$/;
 const THUMBPRINT = /^(?:[0-9A-Fa-f]{40}|[0-9A-Fa-f]{64})$/;
 /** Characters SharePoint forbids in names, plus the ones that would break Graph path addressing. */
 const BAD_PATH_CHARS = /["*:<>?#%\\|]/;
-
-function field(name: string): string {
-  return `credentials.${name}`;
-}
-
-export function requiredString(
-  obj: Record<string, unknown>,
-  key: string,
-  max: number,
-  path = field(key),
-): string {
-  const v = optionalString(obj, key, max, path);
-  if (v === undefined || v.length === 0) throw DomainError.validation(path, `${path} is required`);
-  return v;
-}
-
-export function optionalString(
-  obj: Record<string, unknown>,
-  key: string,
-  max: number,
-  path = field(key),
-): string | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw DomainError.validation(path, `${path} must be a string`);
-  if (v.length > max) throw DomainError.validation(path, `${path} must be at most ${max} characters`);
-  return v;
-}
-
-export function noControl(path: string, v: string): void {
-  if (CONTROL.test(v)) throw DomainError.validation(path, `${path} must not contain control characters`);
-}
-
-export function credentialsObject(
-  raw: unknown,
-  source: string,
-  allowed: readonly string[],
-  serverFields: Set<string>,
-): Record<string, unknown> {
-  if (raw === undefined || raw === null)
-    throw DomainError.validation('credentials', `credentials are required for a ${source} source`);
-  if (typeof raw !== 'object' || Array.isArray(raw))
-    throw DomainError.validation('credentials', 'credentials must be an object');
-  const obj = raw as Record<string, unknown>;
-  for (const key of Object.keys(obj)) {
-    if (serverFields.has(key))
-      throw DomainError.validation(
-        field(key),
-        `${field(key)} is not accepted: ${source} endpoints are server configuration`,
-      );
-    if (!allowed.includes(key))
-      throw DomainError.validation(field(key), `${field(key)} is not a known ${source} credentials field`);
-  }
-  return obj;
-}
 
 /** `/Shared Documents/Reports/` -> `Shared Documents/Reports`; rejects `..`, `//` and reserved characters. */
 export function normalizeFolderPath(raw: string | undefined, path = field('folderPath')): string {
