@@ -1,5 +1,7 @@
 import { DomainError, ErrorCode } from '@docqa/common';
 import {
+  EMAIL_MAX,
+  isEmail,
   parseChangePassword,
   parseCreateAccount,
   parseCreateToken,
@@ -148,5 +150,15 @@ describe('other commands', () => {
     expect(failure(() => parseOtpAttempt({})).status).toBe(422);
     expect(parseDisableTwoFactor({ password: 'pw' })).toEqual({ otpAttempt: undefined, password: 'pw' });
     expect(failure(() => parseDisableTwoFactor({})).status).toBe(422);
+  });
+});
+
+describe('isEmail (users and the chatbot support address)', () => {
+  it('accepts local@domain.tld up to EMAIL_MAX characters and nothing else', () => {
+    expect(isEmail('help@example.com')).toBe(true);
+    expect(isEmail(`${'a'.repeat(EMAIL_MAX - '@example.com'.length)}@example.com`)).toBe(true);
+    expect(isEmail(`${'a'.repeat(EMAIL_MAX - '@example.com'.length + 1)}@example.com`)).toBe(false);
+    for (const bad of ['help', 'help@example', 'a b@example.com', '<a>@example.com', 'a@example.c', ''])
+      expect(isEmail(bad)).toBe(false);
   });
 });

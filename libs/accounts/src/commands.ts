@@ -16,6 +16,11 @@ export const TOKEN_NAME_MAX = 100;
 export const TOKEN_DOCSETS_MAX = 100;
 const EMAIL_SHAPE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
 
+/** An e-mail address the product accepts (users, chatbot support address): at most EMAIL_MAX characters, `local@domain.tld`. */
+export function isEmail(v: string): boolean {
+  return v.length <= EMAIL_MAX && EMAIL_SHAPE.test(v);
+}
+
 export interface RegisterCommand {
   email: string;
   password: string;

@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode } from '@docqa/common';
-import { checkDocsetNames, FieldErrors, TOKEN_DOCSETS_MAX } from '@docqa/accounts';
+import { checkDocsetNames, FieldErrors, isEmail, TOKEN_DOCSETS_MAX } from '@docqa/accounts';
 import { normalizeOrigin } from './access/origin';
 
 /**
@@ -16,16 +16,10 @@ export const PAST_MESSAGE_MAX = 20000;
 /** Requests may carry a longer history; only the last PAST_MESSAGES_USED are used. */
 export const PAST_MESSAGES_ACCEPTED = 500;
 export const KEY_NAME_MAX = 100;
-export const EMAIL_MAX = 254;
 export const ORIGIN_MAX = 300;
-const EMAIL_SHAPE = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]{2,}$/;
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-export function isEmail(v: string): boolean {
-  return v.length <= EMAIL_MAX && EMAIL_SHAPE.test(v);
-}
 
 export interface UpdateSettingsCommand {
   /** undefined: unchanged; null: cleared. */
