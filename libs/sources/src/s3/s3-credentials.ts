@@ -1,5 +1,5 @@
 import { DomainError } from '@docqa/common';
-import { field, noControl, optionalString } from '../credential-fields';
+import { credentialsObject, field, noControl, optionalString } from '../credential-fields';
 
 /** Validated S3 source settings of one request (or of the server-configured bucket). */
 export interface S3Credentials {
@@ -31,22 +31,8 @@ function str(raw: Record<string, unknown>, key: string, max: number): string | u
  * is server configuration (S3_ENDPOINT) and can never come from a request (no SSRF).
  */
 export function parseS3Credentials(raw: unknown, serverBucket: string | undefined): S3Credentials {
-  if (raw === undefined || raw === null) raw = {};
-  if (typeof raw !== 'object' || Array.isArray(raw))
-    throw DomainError.validation('credentials', 'credentials must be an object');
-  const obj = raw as Record<string, unknown>;
-  for (const key of Object.keys(obj)) {
-    if (SERVER_CONFIG_FIELDS.has(key))
-      throw DomainError.validation(
-        `credentials.${key}`,
-        `credentials.${key} is not accepted: the S3 endpoint is server configuration`,
-      );
-    if (!(ALLOWED as readonly string[]).includes(key))
-      throw DomainError.validation(
-        `credentials.${key}`,
-        `credentials.${key} is not a known S3 credentials field`,
-      );
-  }
+  // absent credentials are allowed: the server's own identity on S3_BUCKET
+  const obj = credentialsObject(raw ?? {}, 'S3', ALLOWED, SERVER_CONFIG_FIELDS);
   const accessKeyId = str(obj, 'accessKeyId', 256);
   const secretAccessKey = str(obj, 'secretAccessKey', 256);
   const sessionToken = str(obj, 'sessionToken', 4096);
