@@ -37,6 +37,18 @@ export function optionalString(
   return v;
 }
 
+/** optionalString that also refuses control characters (secrets, ids, names sent to a provider). */
+export function optionalPlainString(
+  obj: Record<string, unknown>,
+  key: string,
+  max: number,
+  path = field(key),
+): string | undefined {
+  const v = optionalString(obj, key, max, path);
+  if (v !== undefined) noControl(path, v);
+  return v;
+}
+
 export function noControl(path: string, v: string): void {
   if (CONTROL.test(v)) throw DomainError.validation(path, `${path} must not contain control characters`);
 }

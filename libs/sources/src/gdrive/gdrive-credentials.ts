@@ -1,6 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { DomainError } from '@docqa/common';
-import { credentialsObject, noControl, optionalString, requiredString } from '../credential-fields';
+import { credentialsObject, optionalPlainString, optionalString, requiredString } from '../credential-fields';
 
 /** The parts of a service account key file that are used (the JWT issuer and signing key). */
 export interface ServiceAccountKey {
@@ -92,8 +92,7 @@ export function parseGoogleDriveCredentials(raw: unknown): GoogleDriveCredential
       `${keyField}.private_key must be a PEM private key`,
     );
   }
-  const privateKeyId = optionalString(k, 'private_key_id', 128, `${keyField}.private_key_id`);
-  if (privateKeyId !== undefined) noControl(`${keyField}.private_key_id`, privateKeyId);
+  const privateKeyId = optionalPlainString(k, 'private_key_id', 128, `${keyField}.private_key_id`);
 
   const subject = optionalString(obj, 'subject', 256);
   if (subject !== undefined && !EMAIL.test(subject))

@@ -1,5 +1,5 @@
 import { DomainError } from '@docqa/common';
-import { credentialsObject, field, noControl, optionalString } from '../credential-fields';
+import { credentialsObject, optionalPlainString } from '../credential-fields';
 
 /** Validated S3 source settings of one request (or of the server-configured bucket). */
 export interface S3Credentials {
@@ -18,13 +18,6 @@ const SERVER_CONFIG_FIELDS = new Set(['endpoint', 'host', 'hostname', 'url', 'po
 const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const REGION = /^[a-z0-9][a-z0-9-]{0,30}[a-z0-9]$/;
 
-/** An optional string field of at most `max` characters without control characters. */
-function str(raw: Record<string, unknown>, key: string, max: number): string | undefined {
-  const v = optionalString(raw, key, max);
-  if (v !== undefined) noControl(field(key), v);
-  return v;
-}
-
 /**
  * `credentials` of an S3 index request: `{ accessKeyId, secretAccessKey, sessionToken?, region?,
  * bucket, prefix? }`, or omitted (or only `{ prefix }`) when the server has S3_BUCKET. The endpoint
@@ -33,12 +26,12 @@ function str(raw: Record<string, unknown>, key: string, max: number): string | u
 export function parseS3Credentials(raw: unknown, serverBucket: string | undefined): S3Credentials {
   // absent credentials are allowed: the server's own identity on S3_BUCKET
   const obj = credentialsObject(raw ?? {}, 'S3', ALLOWED, SERVER_CONFIG_FIELDS);
-  const accessKeyId = str(obj, 'accessKeyId', 256);
-  const secretAccessKey = str(obj, 'secretAccessKey', 256);
-  const sessionToken = str(obj, 'sessionToken', 4096);
-  const region = str(obj, 'region', 32);
-  const bucket = str(obj, 'bucket', 63);
-  const prefix = str(obj, 'prefix', 1024) ?? '';
+  const accessKeyId = optionalPlainString(obj, 'accessKeyId', 256);
+  const secretAccessKey = optionalPlainString(obj, 'secretAccessKey', 256);
+  const sessionToken = optionalPlainString(obj, 'sessionToken', 4096);
+  const region = optionalPlainString(obj, 'region', 32);
+  const bucket = optionalPlainString(obj, 'bucket', 63);
+  const prefix = optionalPlainString(obj, 'prefix', 1024) ?? '';
   if (region !== undefined && !REGION.test(region))
     throw DomainError.validation('credentials.region', 'credentials.region is not a valid region name');
   if (bucket !== undefined && !BUCKET.test(bucket))

@@ -1,5 +1,12 @@
 import { DomainError } from '@docqa/common';
-import { credentialsObject, field, noControl, optionalString, requiredString } from '../credential-fields';
+import {
+  credentialsObject,
+  field,
+  noControl,
+  optionalPlainString,
+  optionalString,
+  requiredString,
+} from '../credential-fields';
 
 /** Certificate credential of an Entra ID app registration (instead of a client secret). */
 export interface SharePointCertificate {
@@ -95,8 +102,7 @@ export function parseSharePointCredentials(raw: unknown): SharePointCredentials 
     throw DomainError.validation(field('driveId'), 'credentials.driveId is not a Microsoft Graph drive id');
   const folderPath = normalizeFolderPath(optionalString(obj, 'folderPath', 1024));
 
-  const clientSecret = optionalString(obj, 'clientSecret', 1024);
-  if (clientSecret !== undefined) noControl(field('clientSecret'), clientSecret);
+  const clientSecret = optionalPlainString(obj, 'clientSecret', 1024);
   let certificate: SharePointCertificate | undefined;
   if (obj.certificate !== undefined && obj.certificate !== null) {
     const c = obj.certificate;
