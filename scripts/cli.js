@@ -9,6 +9,7 @@
 //   npm run cli -- reembed [--account <id> [--docset <name>]] [--all]
 const path = require('node:path');
 const { Client } = require('pg');
+const { embeddedDatabase } = require('./embedded-database');
 
 const PLANS = ['free', 'pro', 'business'];
 const USAGE = [
@@ -51,28 +52,6 @@ function accountIdOf(flags) {
   if (!/^\d{1,9}$/.test(v))
     throw new UsageError(`--account must be an account id (a positive integer), got "${v}"`);
   return Number(v);
-}
-
-/**
- * The embedded database's URL: the running service's published loopback port when one holds the
- * lock (its changes are then seen at once), else the directory opened here under the same lock.
- * Never a second open of a directory another process has open.
- */
-async function embeddedDatabase() {
-  const root = path.resolve(__dirname, '..');
-  const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
-  const { readEmbeddedPostgresLock, startEmbeddedPostgres } = require(path.join(root, 'dist/libs/db/src'));
-  const dir = path.join(loadConfig().dataDir, 'pglite');
-  const running = readEmbeddedPostgresLock(dir);
-  if (running) {
-    if (!running.url)
-      throw new Error(
-        `the embedded database ${dir} is being opened by process ${running.pid}; try again in a moment`,
-      );
-    console.error(`Using the embedded database of the running DocQA (process ${running.pid}).`);
-    return { url: running.url };
-  }
-  return startEmbeddedPostgres(dir);
 }
 
 async function withDatabase(fn) {

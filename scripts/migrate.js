@@ -4,9 +4,8 @@
 const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
-const { readEmbeddedPostgresLock, runMigrations, startEmbeddedPostgres } = require(
-  path.join(root, 'dist/libs/db/src'),
-);
+const { runMigrations } = require(path.join(root, 'dist/libs/db/src'));
+const { embeddedDatabase } = require('./embedded-database');
 
 (async () => {
   const cfg = loadConfig();
@@ -14,18 +13,14 @@ const { readEmbeddedPostgresLock, runMigrations, startEmbeddedPostgres } = requi
   let url = cfg.databaseUrl;
   if (!url) {
     // Through the running `npm start` when there is one (it published its port), never a second open.
-    const dir = path.join(cfg.dataDir, 'pglite');
-    url = readEmbeddedPostgresLock(dir)?.url;
-    if (!url) {
-      embedded = await startEmbeddedPostgres(dir);
-      url = embedded.url;
-    }
+    embedded = await embeddedDatabase();
+    url = embedded.url;
   }
   try {
     const applied = await runMigrations({ url, poolSize: 1 });
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date.');
   } finally {
-    await embedded?.stop();
+    await embedded?.stop?.();
   }
 })().catch((err) => {
   console.error(`migration failed: ${err.message}`);

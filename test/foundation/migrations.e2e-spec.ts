@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -57,6 +58,38 @@ describe('migrations', () => {
     } finally {
       await again.stop();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('npm run migration:run applies them to the embedded database of DATA_DIR, then finds it up to date, and never opens a database another process is opening', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-migrate-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+    delete env.DATABASE_URL;
+    const migrate = () => {
+      const r = spawnSync(process.execPath, [path.resolve(__dirname, '../../scripts/migrate.js')], {
+        env,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      return { code: r.status, out: `${r.stdout}${r.stderr}` };
+    };
+    try {
+      const first = migrate();
+      expect(first).toEqual({ code: 0, out: expect.stringContaining('Applied: ') });
+      expect(first.out.match(/Applied: (.*)/)![1].split(', ')).toHaveLength(MIGRATIONS.length);
+      expect(migrate()).toEqual({ code: 0, out: expect.stringContaining('Database is up to date.') });
+      // A live process (this test's) holds the lock and has published no port yet: it is opening the database.
+      fs.writeFileSync(
+        path.join(dataDir, 'pglite.lock'),
+        JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() }),
+      );
+      const busy = migrate();
+      expect(busy.code).toBe(1);
+      expect(busy.out).toMatch(
+        /migration failed: the embedded database .*pglite is being opened by process \d+; try again/,
+      );
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
