@@ -266,7 +266,7 @@ describe('Account API: registration, profile, password, accounts', () => {
         const res = await app.client.get('/api/v1/me', { headers });
         expect(res.status).toBe(401);
         expect(Object.keys(res.body)).toEqual(['error']);
-        expect(res.headers['www-authenticate']).toContain('Bearer');
+        expect(res.headers['www-authenticate']).toBe('Bearer realm="docqa"');
       }
       const unknown = await app.client.get('/api/v1/me', { token: 'dq_' + 'A'.repeat(43) });
       expect(unknown.status).toBe(401);

@@ -202,7 +202,7 @@ describe('Chatbot: settings, cb_ keys, plans, key auth, origin lock and CORS', (
         const missing = await app.client.post(path, body);
         expect(missing.status).toBe(401);
         expect(missing.body).toEqual({ error: 'Missing or invalid authorization header' });
-        expect(missing.headers['www-authenticate']).toContain('Bearer');
+        expect(missing.headers['www-authenticate']).toBe('Bearer realm="docqa-chatbot"');
         const unknown = await app.client.post(path, body, { token: `cb_${'x'.repeat(43)}` });
         expect(unknown.status).toBe(401);
         expect(unknown.body).toEqual({ error: 'Invalid chatbot key' });

@@ -21,9 +21,10 @@ export const TOKEN_ACCESS_METADATA = 'docqa:token-access';
 
 type AuthedRequest = Request & { auth?: AuthContext };
 
-function unauthenticated(message: string): DomainError {
+/** 401 with the bearer challenge of `realm` (the chatbot surface has its own). */
+export function bearerUnauthenticated(message: string, realm = 'docqa'): DomainError {
   return new DomainError(ErrorCode.UNAUTHENTICATED, message, {}, undefined, {
-    'WWW-Authenticate': 'Bearer realm="docqa"',
+    'WWW-Authenticate': `Bearer realm="${realm}"`,
   });
 }
 
@@ -43,15 +44,15 @@ export class ApiTokenGuard implements CanActivate {
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const req = ctx.switchToHttp().getRequest<AuthedRequest>();
     const bearer = bearerFrom(req.headers.authorization);
-    if (!bearer) throw unauthenticated('Missing or invalid authorization header');
+    if (!bearer) throw bearerUnauthenticated('Missing or invalid authorization header');
     if (isChatbotKey(bearer))
-      throw unauthenticated('Chatbot keys are accepted only by the chatbot endpoints');
+      throw bearerUnauthenticated('Chatbot keys are accepted only by the chatbot endpoints');
     let auth: AuthContext;
     try {
       auth = await this.tokens.authenticate(bearer);
     } catch (err) {
       if (err instanceof DomainError && err.code === ErrorCode.UNAUTHENTICATED)
-        throw unauthenticated(err.message);
+        throw bearerUnauthenticated(err.message);
       throw err;
     }
     req.auth = auth;
@@ -80,6 +81,6 @@ export const RequireUnrestricted = (): ClassDecorator & MethodDecorator =>
 /** The AuthContext ApiTokenGuard attached to the request. */
 export const CurrentAuth = createParamDecorator((_data: unknown, ctx: ExecutionContext): AuthContext => {
   const auth = ctx.switchToHttp().getRequest<AuthedRequest>().auth;
-  if (!auth) throw unauthenticated('Missing or invalid authorization header');
+  if (!auth) throw bearerUnauthenticated('Missing or invalid authorization header');
   return auth;
 });

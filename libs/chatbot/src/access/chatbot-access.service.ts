@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { constantTimeEqual, DomainError, ErrorCode, sha256Hex } from '@docqa/common';
-import { bearerFrom, RateLimiter, rateLimited } from '@docqa/accounts';
+import { bearerFrom, bearerUnauthenticated, RateLimiter, rateLimited } from '@docqa/accounts';
 import type { Plan } from '@docqa/db';
 import { ChatbotRepository } from '../chatbot.repository';
 import { looksLikeChatbotKey } from '../keys/chatbot-key-format';
@@ -26,11 +26,7 @@ export interface ChatbotRequestHeaders {
   referer?: string | string[];
 }
 
-function unauthenticated(message: string): DomainError {
-  return new DomainError(ErrorCode.UNAUTHENTICATED, message, {}, undefined, {
-    'WWW-Authenticate': 'Bearer realm="docqa-chatbot"',
-  });
-}
+const unauthenticated = (message: string): DomainError => bearerUnauthenticated(message, 'docqa-chatbot');
 
 /** Rate-limit counter key of one chatbot key (shared by both chatbot endpoints). */
 export function chatbotRateKey(keyId: number): string {
