@@ -10,7 +10,8 @@ function jemallocPath() {
 }
 
 function ensureInstalled() {
-  if (jemallocPath()) return jemallocPath();
+  const present = jemallocPath();
+  if (present) return present;
   aptInstall('libjemalloc2');
   const lib = jemallocPath();
   if (!lib) throw new Error('libjemalloc2 installation did not provide libjemalloc.so.2');

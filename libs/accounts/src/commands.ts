@@ -56,7 +56,8 @@ export interface DisableTwoFactorCommand {
 
 type Obj = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object (not null, not an array): what a request body or a nested field must be. */
+export const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Collects field errors; `throwIfAny` raises one 422 naming all of them. */
 export class FieldErrors {

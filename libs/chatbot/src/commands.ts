@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode } from '@docqa/common';
-import { checkDocsetNames, FieldErrors, isEmail, TOKEN_DOCSETS_MAX } from '@docqa/accounts';
+import { checkDocsetNames, FieldErrors, isEmail, isObject, TOKEN_DOCSETS_MAX } from '@docqa/accounts';
 import { normalizeOrigin } from './access/origin';
 
 /**
@@ -17,9 +17,6 @@ export const PAST_MESSAGE_MAX = 20000;
 export const PAST_MESSAGES_ACCEPTED = 500;
 export const KEY_NAME_MAX = 100;
 export const ORIGIN_MAX = 300;
-
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface UpdateSettingsCommand {
   /** undefined: unchanged; null: cleared. */
