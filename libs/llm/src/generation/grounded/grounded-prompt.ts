@@ -200,8 +200,9 @@ export function systemPrompt(instructions: string, promptContext?: string): stri
 /**
  * GBNF grammar of an answer: exactly NOT_FOUND_REPLY, or 1..MAX_ANSWER_SENTENCES sentences that
  * each begin with `[k] ` (k one of the prompt's passage labels) and end with `.`. Inside a
- * sentence a `[` is never followed by a digit and a `.` is never followed by a space, so the
- * next `[k]` always starts a new sentence. The marker comes first so that a cut answer (maximum
+ * sentence a `[` is never followed by a digit and a `.` is followed by a space only after an
+ * abbreviation (`D. E. Knuth`, `St. Kitts`; sentenceRules) and never by a `[`, so the next `[k]`
+ * always starts a new sentence. The marker comes first so that a cut answer (maximum
  * tokens) still knows the passage of its last sentence.
  */
 export function citationGrammar(labels: readonly number[]): string {
@@ -215,12 +216,47 @@ const NOT_FOUND_RULE = `"${NOT_FOUND_REPLY.replace(/"/g, '\\"')}"`;
 /** GBNF alternatives of a set of passage labels. */
 const labelChoice = (labels: readonly number[]) => labels.map((l) => `"${l}"`).join(' | ');
 
-/** A sentence citing any of `labels` (`seg`), and the characters of sentence text. */
+/**
+ * Abbreviations a sentence may go on after (`D. E. Knuth`, `U.S. Army`, `e.g. the`, `St. Kitts`):
+ * initials and dotted letters, and short words that mostly stand before a name or a number. Without
+ * them the grammar ends the sentence at the first `. ` and the name is cut (`Charlestown, St. [1]`).
+ */
+const ABBREVIATIONS = [
+  'etc',
+  'vs',
+  'cf',
+  'al',
+  'approx',
+  'Mr',
+  'Mrs',
+  'Ms',
+  'Dr',
+  'Prof',
+  'St',
+  'Mt',
+  'No',
+  'Fig',
+  'Vol',
+  'Jr',
+  'Sr',
+  'Inc',
+  'Ltd',
+  'Co',
+  'Corp',
+];
+
+/**
+ * A sentence citing any of `labels` (`seg`), and the characters of sentence text. A `.` followed by
+ * a space ends the sentence unless it closes an abbreviation at the start of a word (`abbr`) and the
+ * sentence goes on with text, not with the next `[k]`.
+ */
 function sentenceRules(labels: readonly number[]): string[] {
   return [
-    'seg ::= "[" num "] " first char* "."',
+    'seg ::= "[" num "] " lead* first char* "."',
+    'lead ::= abbr ". "',
     'first ::= [^ \\n\\[.]',
-    'char ::= [^\\[\\n.] | "[" [^0-9\\n] | "." [^ \\n\\[]',
+    'char ::= [^\\[\\n.] | "[" [^0-9\\n] | "." [^ \\n\\[] | [ (] lead+ first',
+    `abbr ::= [A-Za-z] ("." [A-Za-z])* | ${ABBREVIATIONS.map((a) => `"${a}"`).join(' | ')}`,
     `num ::= ${labelChoice(labels)}`,
   ];
 }
@@ -235,7 +271,7 @@ export function perDocumentGrammar(documents: readonly (readonly number[])[]): s
   const segs = documents.map((_, i) => `seg${i + 1}`);
   return [
     `root ::= ${NOT_FOUND_RULE} | ${segs.join(' " " ')} (" " seg)?`,
-    ...documents.map((ls, i) => `seg${i + 1} ::= "[" (${labelChoice(ls)}) "] " first char* "."`),
+    ...documents.map((ls, i) => `seg${i + 1} ::= "[" (${labelChoice(ls)}) "] " lead* first char* "."`),
     ...sentenceRules(documents.flat()),
     '',
   ].join('\n');

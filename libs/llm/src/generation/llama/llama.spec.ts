@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { testLlmModelPath } from '../../../../../test/support/llm-model';
 import { GenerationEvent, NO_ANSWER_TEXT, Passage } from '../generation.port';
+import { citationGrammar, perDocumentGrammar } from '../grounded/grounded-prompt';
 import { LlamaRewriter, LlamaTitler } from './llama.chat';
 import { LlamaGenerator, MIN_TIMED_PASSAGE_TOKENS } from './llama.generator';
 import { PromptRate } from './prompt-rate';
@@ -102,6 +103,60 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
     ]);
     expect(r.calls[0].inputTokens).toBeGreaterThan(40);
     expect(r.calls[0].outputTokens).toBeGreaterThan(0);
+  });
+
+  it('lets a sentence go on after an initial or an abbreviation, and ends it at any other ". "', async () => {
+    // llama.cpp's own grammar engine, fed token by token as the sampler does. node-llama-cpp
+    // 3.22 has no public call that checks a text against a grammar, so its sampler's check is
+    // used (pinned version; the test fails loudly if it goes).
+    const importEsm = new Function('s', 'return import(s)') as (
+      s: string,
+    ) => Promise<typeof import('node-llama-cpp')>;
+    const { LlamaGrammarEvaluationState } = await importEsm('node-llama-cpp');
+    const verdicts = await runtime.run('grammar check', undefined, async (m) => {
+      const sampler = (
+        m.llama as unknown as { _bindings: { AddonSampler: Record<string, (...a: unknown[]) => unknown> } }
+      )._bindings.AddonSampler;
+      const accepts = async (gbnf: string, text: string) => {
+        const state = new LlamaGrammarEvaluationState({ model: m.model, grammar: await m.grammar(gbnf) });
+        const raw = (state as unknown as { _state: unknown })._state;
+        for (const token of m.model.tokenize(text)) {
+          if (!sampler.canBeNextTokenForGrammarEvaluationState(raw, token)) return false;
+          sampler.acceptGrammarEvaluationStateToken(raw, token);
+        }
+        return true;
+      };
+      const one = citationGrammar([1, 2]);
+      const each = perDocumentGrammar([[1], [2]]);
+      return {
+        initials: await accepts(one, '[1] Yes, D. E. Knuth draws with it.'),
+        initialsFirst: await accepts(one, '[1] D. E. Knuth draws with it. [2] So does Hobby.'),
+        dotted: await accepts(one, '[1] The U.S. Army owns it.'),
+        word: await accepts(one, '[2] It was damaged at Charlestown, St. Kitts, on landing.'),
+        latin: await accepts(one, '[1] Pass an option, e.g. the first one.'),
+        abbreviationEnds: await accepts(one, '[1] The operator was Acme Finance Inc. [2] It owns no other.'),
+        perDocument: await accepts(each, '[1] Dr. Smith wrote it. [2] Prof. Jones did not.'),
+        number: await accepts(one, '[1] The rule is 0.4 pt thick.'),
+        twoSentences: await accepts(one, '[1] It opened in 1965. It closed in 1998.'),
+        wordSentence: await accepts(one, '[1] It opened in the year of the flood. Then it closed.'),
+        unknownLabel: await accepts(one, '[1] It opened. [3] It closed.'),
+        markerInside: await accepts(one, '[1] It opened [2] and closed.'),
+      };
+    });
+    expect(verdicts).toEqual({
+      initials: true,
+      initialsFirst: true,
+      dotted: true,
+      word: true,
+      latin: true,
+      abbreviationEnds: true,
+      perDocument: true,
+      number: true,
+      twoSentences: false,
+      wordSentence: false,
+      unknownLabel: false,
+      markerInside: false,
+    });
   });
 
   describe('LLM_EVIDENCE=chosen: the passages the extractive answerer cites', () => {
