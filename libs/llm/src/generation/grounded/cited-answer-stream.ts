@@ -18,7 +18,13 @@ const NEXT_MARKER = /\[\d|\[$/;
  * - a sentence whose label names no passage is dropped, as is text before the first marker, so no
  *   sentence is ever released without a marker;
  * - NOT_FOUND_REPLY (or nothing at all) becomes NO_ANSWER_TEXT, which carries no marker, or the
- *   `notFoundText` given; so does an answer whose first sentence is NOT_FOUND_REPLY behind a marker.
+ *   `notFoundText` given; so does an answer whose first sentence is NOT_FOUND_REPLY behind a marker;
+ * - a sentence the answer has already said (the same words, case and spacing aside; or the start
+ *   of one, when the output is cut) is not said again: small models repeat a sentence to cite a
+ *   second passage for it (about one answer in twelve on the eval sets). Its text is held while it
+ *   repeats an earlier sentence and released as soon as it differs; when it repeats the sentence
+ *   just before, its marker joins that sentence's (`The stub is f_stubs.c. [4] [7]`), so a
+ *   compare answer that names both documents in one repeated sentence still cites both.
  */
 export class CitedAnswerStream {
   private buf = '';
@@ -30,6 +36,13 @@ export class CitedAnswerStream {
   private heldSpace = '';
   private emitted = '';
   private sentences = 0;
+  /** Released sentences (normalised), and the markers of the last one. */
+  private readonly said: string[] = [];
+  private lastMarkers = new Set<number>();
+  /** The open sentence, normalised; its text held back while it repeats an earlier sentence. */
+  private words = '';
+  private held = '';
+  private holding = false;
   private readonly byLabel: Map<number, number>;
 
   /**
@@ -114,21 +127,54 @@ export class CitedAnswerStream {
       if (this.sentences > 0) t = ` ${t}`;
       this.currentHasText = true;
       this.sentences++;
+      this.holding = this.said.length > 0;
     }
-    return this.emit(t.replace(/\s+/g, ' '));
+    t = t.replace(/\s+/g, ' ');
+    this.words = normalised(this.words + t);
+    if (this.holding) {
+      const words = this.words;
+      if (this.said.some((s) => s.startsWith(words))) {
+        this.held += t;
+        return '';
+      }
+      this.holding = false;
+      t = this.held + t;
+      this.held = '';
+    }
+    return this.emit(t);
   }
 
   private closeSentence(): string {
     const n = this.current;
     const had = this.currentHasText;
+    const repeated = this.holding;
+    const words = this.words;
     this.current = undefined;
     this.currentHasText = false;
     this.heldSpace = '';
-    return had && typeof n === 'number' ? this.emit(` [${n}]`) : '';
+    this.words = '';
+    this.held = '';
+    this.holding = false;
+    if (!had || typeof n !== 'number') return '';
+    if (repeated) {
+      // Said already: only a new passage for the sentence just before is worth its marker.
+      this.sentences--;
+      if (words !== this.said[this.said.length - 1] || this.lastMarkers.has(n)) return '';
+      this.lastMarkers.add(n);
+      return this.emit(` [${n}]`);
+    }
+    this.said.push(words);
+    this.lastMarkers = new Set([n]);
+    return this.emit(` [${n}]`);
   }
 
   private emit(s: string): string {
     this.emitted += s;
     return s;
   }
+}
+
+/** A sentence's words for comparing sentences: lower case, single spaces, no outer spaces. */
+function normalised(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
 }

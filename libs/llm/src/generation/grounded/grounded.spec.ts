@@ -89,6 +89,33 @@ describe('CitedAnswerStream', () => {
     expect(r.text).toBe("I doubt it. [4] I don't know. [7]");
   });
 
+  it('says a repeated sentence once, its new passage marked beside the sentence just before', () => {
+    // The same sentence for a second passage: one sentence, both markers.
+    expect(run(['[1] The stub file is f_stubs.c. [2] The stub file is  F_stubs.c.']).text).toBe(
+      'The stub file is f_stubs.c. [4] [7]',
+    );
+    // The same sentence for the same passage, or an earlier sentence again: said once, no marker.
+    expect(run(['[1] It is 2cm. [1] It is 2cm.']).text).toBe('It is 2cm. [4]');
+    expect(run(['[1] It is 2cm. [2] Use geometry. [2] It is 2cm.']).text).toBe(
+      'It is 2cm. [4] Use geometry. [7]',
+    );
+    // A cut-off repeat says nothing new either.
+    expect(run(['[1] It is 2cm. [2] It is']).text).toBe('It is 2cm. [4]');
+  });
+
+  it('holds a sentence back only while it repeats an earlier one, and keeps one that goes on differently', () => {
+    const r = run(['[1] The margin is 2cm.', ' [2] The margin', ' is 3cm', ' in the book class.']);
+    expect(r.text).toBe('The margin is 2cm. [4] The margin is 3cm in the book class. [7]');
+    // ' The margin' repeats the first sentence's start: held until ' is 3cm' shows it does not.
+    expect(r.released).toEqual([
+      'The margin is 2cm.',
+      ' [4]',
+      ' The margin is 3cm',
+      ' in the book class.',
+      ' [7]',
+    ]);
+  });
+
   it('does not take a sentence for the not-found reply while it may still be one', () => {
     const r = run(['I', ' don']);
     expect(r.released.slice(0, 2)).toEqual(['', '']);
