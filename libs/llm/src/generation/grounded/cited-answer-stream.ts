@@ -1,4 +1,5 @@
 import { NO_ANSWER_TEXT } from '../generation.port';
+import { squash } from '../local/text';
 import { NOT_FOUND_REPLY, PromptPassage } from './grounded-prompt';
 
 const MARKER = /^\s*\[(\d+)\] ?/;
@@ -176,5 +177,5 @@ export class CitedAnswerStream {
 
 /** A sentence's words for comparing sentences: lower case, single spaces, no outer spaces. */
 function normalised(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+  return squash(text).toLowerCase();
 }

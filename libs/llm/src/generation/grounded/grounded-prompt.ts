@@ -245,6 +245,9 @@ const ABBREVIATIONS = [
   'Corp',
 ];
 
+/** A sentence after its marker's label, the same in every grammar: `] `, its text, `.`. */
+const SENTENCE = '"] " lead* first char* "."';
+
 /**
  * A sentence citing any of `labels` (`seg`), and the characters of sentence text. A `.` followed by
  * a space ends the sentence unless it closes an abbreviation at the start of a word (`abbr`) and the
@@ -252,7 +255,7 @@ const ABBREVIATIONS = [
  */
 function sentenceRules(labels: readonly number[]): string[] {
   return [
-    'seg ::= "[" num "] " lead* first char* "."',
+    `seg ::= "[" num ${SENTENCE}`,
     'lead ::= abbr ". "',
     'first ::= [^ \\n\\[.]',
     'char ::= [^\\[\\n.] | "[" [^0-9\\n] | "." [^ \\n\\[] | [ (] lead+ first',
@@ -271,7 +274,7 @@ export function perDocumentGrammar(documents: readonly (readonly number[])[]): s
   const segs = documents.map((_, i) => `seg${i + 1}`);
   return [
     `root ::= ${NOT_FOUND_RULE} | ${segs.join(' " " ')} (" " seg)?`,
-    ...documents.map((ls, i) => `seg${i + 1} ::= "[" (${labelChoice(ls)}) "] " lead* first char* "."`),
+    ...documents.map((ls, i) => `seg${i + 1} ::= "[" (${labelChoice(ls)}) ${SENTENCE}`),
     ...sentenceRules(documents.flat()),
     '',
   ].join('\n');

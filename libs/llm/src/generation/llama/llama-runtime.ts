@@ -24,7 +24,7 @@ type NodeLlamaCpp = typeof import('node-llama-cpp');
  * in a process (Jest: once per test file) a cached copy would import through the first (torn-down)
  * evaluation's module loader.
  */
-const importEsm = new Function('specifier', `return import(specifier); // ${randomUUID()}`) as (
+export const importEsm = new Function('specifier', `return import(specifier); // ${randomUUID()}`) as (
   s: string,
 ) => Promise<unknown>;
 

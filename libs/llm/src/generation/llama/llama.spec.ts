@@ -7,7 +7,7 @@ import { citationGrammar, perDocumentGrammar } from '../grounded/grounded-prompt
 import { LlamaRewriter, LlamaTitler } from './llama.chat';
 import { LlamaGenerator, MIN_TIMED_PASSAGE_TOKENS } from './llama.generator';
 import { PromptRate } from './prompt-rate';
-import { defaultLlmThreads, LlamaRuntime, LlamaRuntimeOptions } from './llama-runtime';
+import { defaultLlmThreads, importEsm, LlamaRuntime, LlamaRuntimeOptions } from './llama-runtime';
 import { SerialQueue } from './serial-queue';
 import { LocalGenerator } from '../local/local.generator';
 
@@ -109,10 +109,9 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
     // llama.cpp's own grammar engine, fed token by token as the sampler does. node-llama-cpp
     // 3.22 has no public call that checks a text against a grammar, so its sampler's check is
     // used (pinned version; the test fails loudly if it goes).
-    const importEsm = new Function('s', 'return import(s)') as (
-      s: string,
-    ) => Promise<typeof import('node-llama-cpp')>;
-    const { LlamaGrammarEvaluationState } = await importEsm('node-llama-cpp');
+    const { LlamaGrammarEvaluationState } = (await importEsm(
+      'node-llama-cpp',
+    )) as typeof import('node-llama-cpp');
     const verdicts = await runtime.run('grammar check', undefined, async (m) => {
       const sampler = (
         m.llama as unknown as { _bindings: { AddonSampler: Record<string, (...a: unknown[]) => unknown> } }
