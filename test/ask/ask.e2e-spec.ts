@@ -1,5 +1,6 @@
 import { EMBEDDER, Embedder, NO_ANSWER_TEXT } from '@docqa/llm';
 import { startTestApp, TestApp } from '../support/app';
+import { chunkPages } from '@docqa/indexing';
 import { closeCorpusExtractor, qaItem, seedCorpus, seedDocuments } from '../support/seed';
 import { postSse } from '../support/sse';
 import {
@@ -224,6 +225,35 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
       expect(usage.calls).toBe(3);
       expect(usage.inputTokens).toBe(usage.perModel.reduce((s: number, m: any) => s + m.inputTokens, 0));
       expect(usage.outputTokens).toBeGreaterThan(0);
+    });
+
+    it('completes a sentence the chunk cuts off, from the chunk that follows, citing the chunk', async () => {
+      // A page whose chunk boundary falls inside the sentence that answers: the retrieved chunk
+      // holds its start (and the intro that ranks it first), the next chunk its end.
+      const intro = 'The quokka routine keeps the sensor array of the plant calibrated.';
+      const answer =
+        'After every cold start the quokka routine compares the ambient pressure with the baseline ' +
+        'stored by the previous session and then sets the drift tolerance of the sensor array to ' +
+        'exactly 42 millimetres.';
+      const filler = (n: number) =>
+        Array.from({ length: n }, (_, i) => `Valve ${i} of the cooling loop is inspected every week.`);
+      const page = (n: number) => [intro, ...filler(n), answer, ...filler(12)].join('\n');
+      const n = Array.from({ length: 40 }, (_, i) => i).find((k) => {
+        const first = chunkPages([{ pageNumber: 1, text: page(k) }])[0].text;
+        return first.includes('After every cold start the quokka') && !first.includes('42 millimetres');
+      });
+      expect(n).toBeDefined();
+      await seedDocuments(app, alice.accountId, [
+        { docSetName: 'plant', fileName: 'plant-manual.pdf', pages: ['Contents', page(n!)] },
+      ]);
+      const res = await ask({
+        question: 'What does the quokka routine do after a cold start?',
+        docSetNames: ['plant'],
+        config: { retrievalLimit: 1 },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.answer).toContain('to exactly 42 millimetres. [1]');
+      expect(res.body.citations).toMatchObject([{ index: 1, fileName: 'plant-manual.pdf', pageNumber: '2' }]);
     });
 
     it('answers a natural-language question through the rewriter', async () => {

@@ -213,6 +213,67 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
     expect(await index.search(query({ text: 'pelican', mode: 'bm25' }))).toEqual([]);
   });
 
+  it('reads chunks by id within the account and its named docsets only, every field intact', async () => {
+    const mine = [0, 1, 2].map((i) =>
+      chunk({ text: `Neighbour part ${i}`, documentId: 'nb', chunkIndex: i, pageNumber: String(i + 1) }),
+    );
+    const nextGeneration = chunk({
+      text: 'Neighbour part 1, v2',
+      documentId: 'nb',
+      chunkIndex: 1,
+      generation: 2,
+    });
+    const otherAccount = chunk({
+      accountId: 2,
+      text: 'Neighbour of account 2',
+      documentId: 'nb2',
+      chunkIndex: 1,
+    });
+    const otherDocset = chunk({
+      docSetName: 'other',
+      text: 'Neighbour elsewhere',
+      documentId: 'nb3',
+      chunkIndex: 1,
+    });
+    await index.upsert([...mine, nextGeneration, otherAccount, otherDocset]);
+    const ids = ['nb:1', 'nb:2:1', 'nb2:1', 'nb3:1', 'nb:9'];
+    const got = await index.chunksById({ accountId: 1, docSetNames: ['manuals'], ids });
+    expect(got.map((c) => c.id).sort()).toEqual(['nb:1', 'nb:2:1']);
+    expect(got.find((c) => c.id === 'nb:1')).toEqual({
+      id: 'nb:1',
+      accountId: 1,
+      docSetName: 'manuals',
+      documentId: 'nb',
+      fileName: 'manual.pdf',
+      pageNumber: '2',
+      sourceType: 'S3',
+      sourceId: 'bucket/manual.pdf',
+      chunkIndex: 1,
+      text: 'Neighbour part 1',
+      documentTitle: '',
+      documentTerms: '',
+      section: '',
+    });
+    expect(await index.chunksById({ accountId: 2, docSetNames: ['manuals'], ids })).toMatchObject([
+      { id: 'nb2:1', accountId: 2 },
+    ]);
+    expect(await index.chunksById({ accountId: 1, docSetNames: [], ids })).toEqual([]);
+    expect(await index.chunksById({ accountId: 1, docSetNames: ['manuals'], ids: [] })).toEqual([]);
+    await expect(
+      index.chunksById({
+        accountId: 1,
+        docSetNames: ['manuals'],
+        ids: Array.from({ length: 101 }, (_, i) => `x:${i}`),
+      }),
+    ).rejects.toThrow(RangeError);
+    for (const [account, documentId] of [
+      [1, 'nb'],
+      [2, 'nb2'],
+      [1, 'nb3'],
+    ] as const)
+      await index.deleteByDocument(account, documentId);
+  });
+
   it('keeps tenants apart: same docset name in two accounts never mixes', async () => {
     await index.upsert([
       chunk({

@@ -22,8 +22,10 @@ import {
 import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
 import { ChunkFailure, PartialIndexingError, searchTimedOut } from './search.errors';
 import {
+  checkChunksById,
   chunkId,
   ChunkRecord,
+  ChunksByIdQuery,
   DEFAULT_SEARCH_DEADLINES,
   deleteGenerationInBatches,
   EngineHealth,
@@ -454,6 +456,33 @@ export class ElasticsearchSearchIndex implements SearchIndex {
         },
         this.o.space.dimensions,
       );
+    });
+  }
+
+  async chunksById(q: ChunksByIdQuery): Promise<StoredChunk[]> {
+    checkChunksById(q);
+    if (q.ids.length === 0 || q.docSetNames.length === 0) return [];
+    return this.call('chunksById', this.deadlines.readMs, async (signal) => {
+      await this.ensureIndex(signal);
+      const r = await this.client.search<ChunkDoc>(
+        {
+          index: this.alias,
+          size: q.ids.length,
+          _source: SOURCE_FIELDS,
+          track_total_hits: false,
+          query: {
+            bool: {
+              filter: [
+                { term: { accountId: storedAccountId(q.accountId) } },
+                { terms: { docSetName: q.docSetNames } },
+                { ids: { values: q.ids } },
+              ],
+            },
+          },
+        },
+        { signal },
+      );
+      return r.hits.hits.map(toChunk);
     });
   }
 

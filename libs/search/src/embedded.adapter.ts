@@ -27,8 +27,10 @@ import { EMBEDDED_LAYOUT_VERSION, embeddedTableName, partitionChunks } from './i
 import { configureLanceRuntime } from './lance-runtime';
 import { PartialIndexingError, searchTimedOut } from './search.errors';
 import {
+  checkChunksById,
   chunkId,
   ChunkRecord,
+  ChunksByIdQuery,
   DEFAULT_SEARCH_DEADLINES,
   deleteGenerationInBatches,
   EngineHealth,
@@ -710,6 +712,19 @@ export class EmbeddedSearchIndex implements SearchIndex {
         this.o.space.dimensions,
       ),
     );
+  }
+
+  async chunksById(q: ChunksByIdQuery): Promise<StoredChunk[]> {
+    checkChunksById(q);
+    if (q.ids.length === 0 || q.docSetNames.length === 0) return [];
+    const predicate =
+      `account_id = ${sqlString(storedAccountId(q.accountId))} AND ` +
+      `doc_set_name IN (${q.docSetNames.map(sqlString).join(', ')}) AND ` +
+      `id IN (${q.ids.map(sqlString).join(', ')})`;
+    return this.read('chunksById', async (t) => {
+      const rows = (await t.query().where(predicate).select(COLUMNS).limit(q.ids.length).toArray()) as Row[];
+      return rows.map(toChunk);
+    });
   }
 
   private scope(q: LegQuery): string {

@@ -121,6 +121,38 @@ export interface SearchQuery {
   diversity?: { perDocument: number };
 }
 
+export interface ChunksByIdQuery {
+  accountId: number;
+  docSetNames: string[];
+  ids: string[];
+}
+
+/** Ids one chunksById call takes. */
+export const CHUNKS_BY_ID_MAX = 100;
+
+/** chunksById's argument check, shared by the adapters. */
+export function checkChunksById(q: ChunksByIdQuery): void {
+  if (q.ids.length > CHUNKS_BY_ID_MAX)
+    throw new RangeError(`chunksById takes at most ${CHUNKS_BY_ID_MAX} ids (${q.ids.length} given)`);
+}
+
+/**
+ * The chunk after `chunk` in its document (same generation), or undefined for a chunk id this
+ * module did not make. Ids are `{documentId}:{chunkIndex}` or `{documentId}:{generation}:{chunkIndex}`.
+ */
+export function nextChunkId(
+  chunk: Pick<StoredChunk, 'id' | 'documentId' | 'chunkIndex'>,
+): string | undefined {
+  const prefix = `${chunk.documentId}:`;
+  if (!chunk.id.startsWith(prefix)) return undefined;
+  const parts = chunk.id.slice(prefix.length).split(':');
+  if (parts[parts.length - 1] !== String(chunk.chunkIndex)) return undefined;
+  if (parts.length === 1) return chunkId(chunk.documentId, chunk.chunkIndex + 1);
+  const generation = Number(parts[0]);
+  if (parts.length !== 2 || !Number.isInteger(generation) || generation < 1) return undefined;
+  return chunkId(chunk.documentId, chunk.chunkIndex + 1, generation);
+}
+
 export interface SearchHit {
   chunk: StoredChunk;
   /** Ranking score: the fused score in hybrid mode, the leg's own score otherwise. */
@@ -206,6 +238,11 @@ export interface SearchIndex {
   deleteByAccount(accountId: number, o?: WriteOptions): Promise<number>;
   /** Hits of the account's docsets only, best first. */
   search(query: SearchQuery): Promise<SearchHit[]>;
+  /**
+   * Chunks by id (at most CHUNKS_BY_ID_MAX ids), of the account's named docsets only; an id not
+   * stored there is left out, and the order is not kept. Bounded by the read deadline.
+   */
+  chunksById(q: ChunksByIdQuery): Promise<StoredChunk[]>;
   stats(accountId?: number): Promise<SearchIndexStats>;
   /**
    * Brings the engine's ranking structures up to date with every write so far, so that ranking

@@ -25,10 +25,19 @@ import {
   Rewriter,
   stem,
 } from '@docqa/llm';
-import { diversify, evaluateKeywordRouting, SEARCH_INDEX, SearchHit, SearchIndex } from '@docqa/search';
+import {
+  diversify,
+  evaluateKeywordRouting,
+  nextChunkId,
+  SEARCH_INDEX,
+  SearchHit,
+  SearchIndex,
+  StoredChunk,
+} from '@docqa/search';
 import type { AskCommand, AskEvent, AskResult, AskScope } from './ask.types';
 import { chunkContext, rerankDocument } from './chunk-context';
 import { CitationTracker } from './citations';
+import { endsMidSentence, sentenceContinuation } from './sentence-continuation';
 import { UsageMeter } from './usage';
 
 /** Every model name `config.model` accepts, whichever provider is configured. */
@@ -188,11 +197,13 @@ export class AskService {
     if (hits.length === 0 || uncovered) {
       yield { type: 'delta', text: tracker.push(NO_ANSWER_TEXT) + tracker.flush() };
     } else {
+      const continuations = await this.sentenceContinuations(asker, cmd, hits);
+      throwIfAborted(signal);
       const passages: Passage[] = hits.map((h, i) => ({
         n: i + 1,
         fileName: h.chunk.fileName,
         pageNumber: h.chunk.pageNumber,
-        text: h.chunk.text,
+        text: h.chunk.text + (continuations.get(h.chunk.id) ?? ''),
         context: chunkContext(h.chunk) || undefined,
       }));
       for await (const e of generator.generate({
@@ -222,6 +233,44 @@ export class AskService {
         `${citations.length} citations, ${u.calls} model calls, ${Date.now() - t0} ms`,
     );
     yield { type: 'done', answer: tracker.text, usage: u };
+  }
+
+  /**
+   * The rest of each passage's last sentence where the chunk cuts it (sentence-continuation.ts),
+   * by chunk id: one read of the chunks that follow. The answer does not depend on it, so an
+   * engine that fails this read leaves the passages as retrieved (logged), never the ask.
+   */
+  private async sentenceContinuations(
+    asker: AskScope,
+    cmd: AskCommand,
+    hits: SearchHit[],
+  ): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    const wanted = new Map<string, StoredChunk>();
+    for (const h of hits) {
+      const id = endsMidSentence(h.chunk.text) ? nextChunkId(h.chunk) : undefined;
+      if (id) wanted.set(id, h.chunk);
+    }
+    if (wanted.size === 0) return out;
+    let next: StoredChunk[];
+    try {
+      next = await this.index.chunksById({
+        accountId: asker.accountId,
+        docSetNames: cmd.docSetNames,
+        ids: [...wanted.keys()],
+      });
+    } catch (err) {
+      // The adapters' errors carry no payload or credential (normaliseError, timedOut).
+      const why = err instanceof Error ? err.message : 'unknown error';
+      this.log.warn(`ask: passages left as retrieved, the chunks that follow them could not be read: ${why}`);
+      return out;
+    }
+    for (const n of next) {
+      const chunk = wanted.get(n.id);
+      const rest = chunk ? sentenceContinuation(chunk, n) : '';
+      if (chunk && rest) out.set(chunk.id, rest);
+    }
+    return out;
   }
 
   /** Whether the query's terms that occur nowhere in the docsets say it is about something else. */

@@ -1,0 +1,55 @@
+import type { StoredChunk } from '@docqa/search';
+
+/**
+ * A chunk is a window of about 1,200 characters of one page, so its last sentence is usually cut
+ * (`... when encrypting the PDF file, the`). An answer that quotes or paraphrases that sentence
+ * would stop mid-clause. The pipeline fetches the chunk that follows and gives the answerer the
+ * rest of the sentence with the chunk (the citation stays the chunk's file and page).
+ */
+
+/** A text that ends a sentence or a line of its own (the segmenter's LINE_END). */
+const COMPLETE_END = /[.!?:;]["'”’)\]]*\s*$/u;
+/** The end of the first sentence of a continuation: punctuation before a space or the end. */
+const SENTENCE_END = /(?<=[\p{L}\p{N})"”'’\]}%])[.!?]["'”’)\]]*(?=\s|$)|[.!?:;]["'”’)\]]*(?=\n)|\n\n/u;
+/** The longest continuation taken: a sentence that runs on further is not completed. */
+export const MAX_CONTINUATION = 300;
+/** Characters of the next chunk's start looked up in the chunk to find where their texts overlap. */
+const OVERLAP_PROBE = 48;
+
+/** Whether the chunk's text stops mid-sentence. */
+export function endsMidSentence(text: string): boolean {
+  return text.trim().length > 0 && !COMPLETE_END.test(text);
+}
+
+/**
+ * The rest of the chunk's last sentence, taken from the chunk that follows it in the document
+ * (consecutive chunks of a page overlap; a chunk that opens the next page continues it only when
+ * it starts in lower case or with a digit, as a sentence running over a page break does). Empty
+ * when there is nothing to add: the chunk ends a sentence, the next chunk is not its neighbour,
+ * or the sentence does not end within MAX_CONTINUATION characters.
+ */
+export function sentenceContinuation(chunk: StoredChunk, next: StoredChunk): string {
+  if (next.documentId !== chunk.documentId || next.chunkIndex !== chunk.chunkIndex + 1) return '';
+  if (!endsMidSentence(chunk.text)) return '';
+  let rest: string;
+  if (next.pageNumber === chunk.pageNumber) {
+    const at = overlapStart(chunk.text, next.text);
+    if (at < 0) return '';
+    rest = next.text.slice(chunk.text.length - at);
+  } else {
+    if (!/^[\p{Ll}\p{N}]/u.test(next.text)) return '';
+    rest = ` ${next.text}`;
+  }
+  const end = SENTENCE_END.exec(rest.slice(0, MAX_CONTINUATION));
+  if (!end) return '';
+  return rest.slice(0, end.index + end[0].length).replace(/\s+$/, '');
+}
+
+/** Where `next` starts inside `text` such that `text` ends with a prefix of `next`; -1 if nowhere. */
+function overlapStart(text: string, next: string): number {
+  const probe = next.slice(0, OVERLAP_PROBE);
+  // A repeated phrase can occur more than once in the overlap: the latest full match wins.
+  for (let at = text.lastIndexOf(probe); at >= 0; at = at > 0 ? text.lastIndexOf(probe, at - 1) : -1)
+    if (next.startsWith(text.slice(at))) return at;
+  return -1;
+}
