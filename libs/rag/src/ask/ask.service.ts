@@ -247,9 +247,12 @@ export class AskService {
   ): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     const wanted = new Map<string, StoredChunk>();
+    const retrieved = new Set(hits.map((h) => h.chunk.id));
     for (const h of hits) {
       const id = endsMidSentence(h.chunk.text) ? nextChunkId(h.chunk) : undefined;
-      if (id) wanted.set(id, h.chunk);
+      // A retrieved next chunk already gives the answerer the whole sentence; a second copy of it
+      // would only count its words twice.
+      if (id && !retrieved.has(id)) wanted.set(id, h.chunk);
     }
     if (wanted.size === 0) return out;
     let next: StoredChunk[];

@@ -11,6 +11,14 @@ import type { StoredChunk } from '@docqa/search';
 const COMPLETE_END = /[.!?:;]["'”’)\]]*\s*$/u;
 /** The end of the first sentence of a continuation: punctuation before a space or the end. */
 const SENTENCE_END = /(?<=[\p{L}\p{N})"”'’\]}%])[.!?]["'”’)\]]*(?=\s|$)|[.!?:;]["'”’)\]]*(?=\n)|\n\n/u;
+/** A sentence end (or blank line) inside a text. */
+const INNER_END = /[.!?:;]["'”’)\]]*\s|\n\n/gu;
+/** A word of prose: letters (with inner apostrophes or hyphens), maybe quoted or punctuated. */
+const WORD = /^[("“‘']?\p{L}[\p{L}\p{M}'’-]*[)"”’',;:.!?]*$/u;
+/** Share of words among the tokens of a prose fragment; code, tables and formulas have fewer. */
+const PROSE_WORD_SHARE = 0.75;
+/** Words the cut-off sentence needs before it is completed (a lone label or number is not). */
+const MIN_FRAGMENT_WORDS = 3;
 /** The longest continuation taken: a sentence that runs on further is not completed. */
 export const MAX_CONTINUATION = 300;
 /** Characters of the next chunk's start looked up in the chunk to find where their texts overlap. */
@@ -31,6 +39,10 @@ export function endsMidSentence(text: string): boolean {
 export function sentenceContinuation(chunk: StoredChunk, next: StoredChunk): string {
   if (next.documentId !== chunk.documentId || next.chunkIndex !== chunk.chunkIndex + 1) return '';
   if (!endsMidSentence(chunk.text)) return '';
+  // Only prose is completed: the end of a code listing, a table or a formula has no sentence
+  // to finish, and "continuing" it would glue the next heading or listing line to the answer.
+  const fragment = chunk.text.slice(lastSentenceStart(chunk.text));
+  if (!proseLike(fragment, MIN_FRAGMENT_WORDS)) return '';
   let rest: string;
   if (next.pageNumber === chunk.pageNumber) {
     const at = overlapStart(chunk.text, next.text);
@@ -42,7 +54,22 @@ export function sentenceContinuation(chunk: StoredChunk, next: StoredChunk): str
   }
   const end = SENTENCE_END.exec(rest.slice(0, MAX_CONTINUATION));
   if (!end) return '';
-  return rest.slice(0, end.index + end[0].length).replace(/\s+$/, '');
+  const continuation = rest.slice(0, end.index + end[0].length).replace(/\s+$/, '');
+  return proseLike(continuation, 1) ? continuation : '';
+}
+
+/** Where the last sentence of a text starts: after its last sentence end or blank line. */
+function lastSentenceStart(text: string): number {
+  let start = 0;
+  for (const m of text.matchAll(INNER_END)) start = m.index + m[0].length;
+  return start;
+}
+
+/** Whether a fragment reads as prose: at least `minWords` words, and mostly words. */
+function proseLike(text: string, minWords: number): boolean {
+  const tokens = text.split(/\s+/).filter(Boolean);
+  const words = tokens.filter((t) => WORD.test(t)).length;
+  return words >= minWords && words >= PROSE_WORD_SHARE * tokens.length;
 }
 
 /** Where `next` starts inside `text` such that `text` ends with a prefix of `next`; -1 if nowhere. */

@@ -318,6 +318,7 @@ export class LocalGenerator implements Generator {
       segmentsOf.set(passage, own);
       candidates.push(...own);
     });
+    dropCutSentences(candidates, segmentsOf);
     if (candidates.length === 0) return NO_ANSWER_TEXT;
     const named = identifierTokens(input.question);
     const q = weighQuery(
@@ -525,4 +526,34 @@ export function pieces(answer: string, wordsPerPiece = 6): string[] {
   for (let i = 0; i < tokens.length; i += wordsPerPiece)
     out.push(tokens.slice(i, i + wordsPerPiece).join(''));
   return out;
+}
+
+/**
+ * Consecutive chunks of a page overlap, so a passage whose chunk cuts its last sentence off often
+ * comes with the passage that holds that sentence whole. The cut-off copy is dropped (in place,
+ * from both lists): it says less than the whole and would otherwise compete with it, and an
+ * answer quoting it stops mid-clause.
+ */
+function dropCutSentences(candidates: Candidate[], segmentsOf: Map<Passage, Candidate[]>): void {
+  const cut = new Set<Candidate>();
+  for (const own of segmentsOf.values()) {
+    const last = own[own.length - 1];
+    if (!last || /[.!?:;]["'”’)\]]*$/u.test(last.text)) continue;
+    const whole = candidates.some(
+      (c) =>
+        c.passage !== last.passage &&
+        c.passage.fileName === last.passage.fileName &&
+        c.text.length > last.text.length &&
+        c.text.startsWith(last.text),
+    );
+    if (whole) cut.add(last);
+  }
+  if (cut.size === 0) return;
+  for (const [passage, own] of segmentsOf)
+    segmentsOf.set(
+      passage,
+      own.filter((c) => !cut.has(c)),
+    );
+  const kept = candidates.filter((c) => !cut.has(c));
+  candidates.splice(0, candidates.length, ...kept);
 }

@@ -71,6 +71,22 @@ describe('LocalGenerator', () => {
     ]);
   });
 
+  it('quotes a sentence whole where one passage cuts it off and the overlapping next one holds it', async () => {
+    const cutChunk =
+      'The package reads its options once.\nIf the owner and user passwords are set to the same string when encrypting\nthe PDF file, the';
+    const nextChunk =
+      'If the owner and user passwords are set to the same string when encrypting\nthe PDF file, the document always ' +
+      'opens with the user access privileges.\nOther settings follow.';
+    const { text } = await collect(g, {
+      question: 'reportlab owner and user passwords same string encrypting',
+      query: 'reportlab owner and user passwords same string encrypting',
+      history: [],
+      passages: [passage(1, cutChunk, 'guide.pdf', '58'), passage(2, nextChunk, 'guide.pdf', '58')],
+    });
+    expect(text).toContain('the document always opens with the user access privileges. [2]');
+    expect(text).not.toMatch(/the PDF file, the \[1\]/);
+  });
+
   it('never lets a bracketed number of the source read as a marker', async () => {
     const { text } = await collect(g, {
       question: 'What is the default value of outputtemplate?',
