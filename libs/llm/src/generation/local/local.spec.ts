@@ -46,6 +46,22 @@ describe('segmentText', () => {
     ]);
   });
 
+  it('does not end a sentence at a title or abbreviation before a name, nor at an initial', () => {
+    expect(
+      segmentText(
+        'It landed at Vance W. Amory Airport, Charlestown, St. Kitts and Nevis. Dr. Smith and Mr. Jones saw it. ' +
+          'Units vary, e.g. The one below. The report by D. E. Knuth follows.',
+      ),
+    ).toEqual([
+      'It landed at Vance W. Amory Airport, Charlestown, St. Kitts and Nevis.',
+      'Dr. Smith and Mr. Jones saw it.',
+      'Units vary, e.g. The one below.',
+      'The report by D. E. Knuth follows.',
+    ]);
+    // A word that merely ends in those letters still ends its sentence.
+    expect(segmentText('He went to the first. Then home.')).toEqual(['He went to the first.', 'Then home.']);
+  });
+
   it('cuts run-together text into bounded segments', () => {
     const s = segmentText(Array.from({ length: 200 }, (_, i) => `word${i}`).join(' '));
     expect(s.length).toBeGreaterThan(1);

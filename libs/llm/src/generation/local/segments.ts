@@ -9,8 +9,13 @@ const BULLET = /^[•◦▪‣∙·*–-]\s/u;
 /** A form field at the start of a line (`Flight Time: 2319 hours`): it starts a segment of its own. */
 const FIELD = /^\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:(\s|$)/u;
 const LINE_END = /[.!?:;]["'”’)\]]*$/u;
-/** A sentence end inside a line: `. ` followed by a capital, a backslash command or a quote. */
-const INNER_END = /(?<=[\p{Ll}\p{N})"”'’\]}][.!?])\s+(?=[\p{Lu}\\"“(])/u;
+/**
+ * A sentence end inside a line: `. ` followed by a capital, a backslash command or a quote; not
+ * after a title or abbreviation that stands before a name or an example (`St. Kitts`, `Dr. Smith`,
+ * `e.g. The`). Initials (`D. E. Knuth`) never end one: a capital before the `.` is no sentence end.
+ */
+const INNER_END =
+  /(?<=[\p{Ll}\p{N})"”'’\]}][.!?])(?<!(?:^|[^\p{L}.])(?:Mr|Mrs|Ms|Dr|Prof|St|Mt|vs|cf|e\.g|i\.e)\.)\s+(?=[\p{Lu}\\"“(])/u;
 
 export function segmentText(text: string): string[] {
   const out: string[] = [];
