@@ -75,7 +75,8 @@ function throwIfAborted(signal?: AbortSignal): void {
 /**
  * The /ask pipeline: authorise the docsets (before anything is retrieved), keyword routing,
  * rewriter (history + promptContext -> one standalone query) unless the route skips it, embed,
- * hybrid retrieval, optional rerank, then the generator's answer with `[n]` markers, turned into
+ * hybrid retrieval, optional rerank, passages' cut-off last sentences completed from the chunks
+ * that follow, then the generator's answer with `[n]` markers, turned into
  * citations deduplicated by document and page and numbered in order of first use, and the usage
  * of every model call. Nothing retrieved -> a plain "not found" answer with no citations.
  */
