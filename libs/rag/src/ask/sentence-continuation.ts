@@ -1,3 +1,4 @@
+import { endsSentence } from '@docqa/llm';
 import type { StoredChunk } from '@docqa/search';
 
 /**
@@ -7,8 +8,6 @@ import type { StoredChunk } from '@docqa/search';
  * rest of the sentence with the chunk (the citation stays the chunk's file and page).
  */
 
-/** A text that ends a sentence or a line of its own (the segmenter's LINE_END). */
-const COMPLETE_END = /[.!?:;]["'”’)\]]*\s*$/u;
 /** The end of the first sentence of a continuation: punctuation before a space or the end. */
 const SENTENCE_END = /(?<=[\p{L}\p{N})"”'’\]}%])[.!?]["'”’)\]]*(?=\s|$)|[.!?:;]["'”’)\]]*(?=\n)|\n\n/u;
 /** A sentence end (or blank line) inside a text. */
@@ -26,7 +25,7 @@ const OVERLAP_PROBE = 48;
 
 /** Whether the chunk's text stops mid-sentence. */
 export function endsMidSentence(text: string): boolean {
-  return text.trim().length > 0 && !COMPLETE_END.test(text);
+  return text.trim().length > 0 && !endsSentence(text);
 }
 
 /**

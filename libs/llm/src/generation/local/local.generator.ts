@@ -15,7 +15,7 @@ import {
   queryStems,
   textTerms,
 } from './passage-context';
-import { segmentText } from './segments';
+import { endsSentence, segmentText } from './segments';
 import { escapeMarkers } from './text';
 import { questionScope } from '../../analysis/question-scope';
 import { stem, STOP_WORDS, words } from '../../analysis/terms';
@@ -538,7 +538,7 @@ function dropCutSentences(candidates: Candidate[], segmentsOf: Map<Passage, Cand
   const cut = new Set<Candidate>();
   for (const own of segmentsOf.values()) {
     const last = own[own.length - 1];
-    if (!last || /[.!?:;]["'”’)\]]*$/u.test(last.text)) continue;
+    if (!last || endsSentence(last.text)) continue;
     const whole = candidates.some(
       (c) =>
         c.passage !== last.passage &&

@@ -9,6 +9,14 @@ const BULLET = /^[•◦▪‣∙·*–-]\s/u;
 /** A form field at the start of a line (`Flight Time: 2319 hours`): it starts a segment of its own. */
 const FIELD = /^\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:(\s|$)/u;
 const LINE_END = /[.!?:;]["'”’)\]]*$/u;
+
+/**
+ * Whether a text ends where a sentence (or a line of its own: a label, a code line) ends. A chunk's
+ * text that does not was cut mid-sentence by the chunk window.
+ */
+export function endsSentence(text: string): boolean {
+  return LINE_END.test(text.trimEnd());
+}
 /**
  * A sentence end inside a line: `. ` followed by a capital, a backslash command or a quote; not
  * after a title or abbreviation that stands before a name or an example (`St. Kitts`, `Dr. Smith`,
