@@ -473,8 +473,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
           query: {
             bool: {
               filter: [
-                { term: { accountId: storedAccountId(q.accountId) } },
-                { terms: { docSetName: q.docSetNames } },
+                ...this.scope({ storedAccountId: storedAccountId(q.accountId), docSetNames: q.docSetNames }),
                 { ids: { values: q.ids } },
               ],
             },
@@ -487,7 +486,9 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   /** Filter every query carries: the account and its requested docsets (and routed documents). */
-  private scope(q: LegQuery): estypes.QueryDslQueryContainer[] {
+  private scope(
+    q: Pick<LegQuery, 'storedAccountId' | 'docSetNames' | 'documentIds'>,
+  ): estypes.QueryDslQueryContainer[] {
     return [
       { term: { accountId: q.storedAccountId } },
       { terms: { docSetName: q.docSetNames } },

@@ -717,17 +717,15 @@ export class EmbeddedSearchIndex implements SearchIndex {
   async chunksById(q: ChunksByIdQuery): Promise<StoredChunk[]> {
     checkChunksById(q);
     if (q.ids.length === 0 || q.docSetNames.length === 0) return [];
-    const predicate =
-      `account_id = ${sqlString(storedAccountId(q.accountId))} AND ` +
-      `doc_set_name IN (${q.docSetNames.map(sqlString).join(', ')}) AND ` +
-      `id IN (${q.ids.map(sqlString).join(', ')})`;
+    const scope = this.scope({ storedAccountId: storedAccountId(q.accountId), docSetNames: q.docSetNames });
+    const predicate = `${scope} AND id IN (${q.ids.map(sqlString).join(', ')})`;
     return this.read('chunksById', async (t) => {
       const rows = (await t.query().where(predicate).select(COLUMNS).limit(q.ids.length).toArray()) as Row[];
       return rows.map(toChunk);
     });
   }
 
-  private scope(q: LegQuery): string {
+  private scope(q: Pick<LegQuery, 'storedAccountId' | 'docSetNames' | 'documentIds'>): string {
     return (
       `account_id = ${sqlString(q.storedAccountId)} AND ` +
       `doc_set_name IN (${q.docSetNames.map(sqlString).join(', ')})` +
