@@ -256,6 +256,42 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
       expect(res.body.citations).toMatchObject([{ index: 1, fileName: 'plant-manual.pdf', pageNumber: '2' }]);
     });
 
+    it('gives a passage that starts mid-sentence the start of that sentence from the chunk before', async () => {
+      // The answering sentence runs over a page break: the page that ranks holds only its end and
+      // opens in lower case; the page before, which no query word names, holds its start.
+      const filler = Array.from(
+        { length: 6 },
+        (_, i) => `Pump ${i} of the cooling loop is inspected every week.`,
+      );
+      await seedDocuments(app, alice.accountId, [
+        {
+          docSetName: 'handbook',
+          fileName: 'plant-handbook.pdf',
+          pages: [
+            'Contents',
+            [...filler, 'After every cold start the plant operator waits until the'].join('\n'),
+            [
+              'quokka routine sets the drift tolerance of the sensor array to exactly 42 millimetres.',
+              'The quokka routine records the drift tolerance of the sensor array in the shift log.',
+            ].join('\n'),
+          ],
+        },
+      ]);
+      const res = await ask({
+        question: 'What drift tolerance does the quokka routine set for the sensor array?',
+        docSetNames: ['handbook'],
+        config: { retrievalLimit: 1 },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.answer).toContain(
+        'After every cold start the plant operator waits until the quokka routine sets the drift tolerance',
+      );
+      expect(res.body.answer).toContain('to exactly 42 millimetres. [1]');
+      expect(res.body.citations).toMatchObject([
+        { index: 1, fileName: 'plant-handbook.pdf', pageNumber: '3' },
+      ]);
+    });
+
     it('answers a natural-language question through the rewriter', async () => {
       const item = qaItem('dev-021'); // how many basic data types -> mpman.pdf p15
       const spy = spySearches(app);

@@ -143,14 +143,30 @@ export function checkChunksById(q: ChunksByIdQuery): void {
 export function nextChunkId(
   chunk: Pick<StoredChunk, 'id' | 'documentId' | 'chunkIndex'>,
 ): string | undefined {
+  return adjacentChunkId(chunk, 1);
+}
+
+/** The chunk before `chunk` in its document (same generation); undefined for the first or a foreign id. */
+export function previousChunkId(
+  chunk: Pick<StoredChunk, 'id' | 'documentId' | 'chunkIndex'>,
+): string | undefined {
+  return adjacentChunkId(chunk, -1);
+}
+
+function adjacentChunkId(
+  chunk: Pick<StoredChunk, 'id' | 'documentId' | 'chunkIndex'>,
+  step: 1 | -1,
+): string | undefined {
+  const index = chunk.chunkIndex + step;
+  if (index < 0) return undefined;
   const prefix = `${chunk.documentId}:`;
   if (!chunk.id.startsWith(prefix)) return undefined;
   const parts = chunk.id.slice(prefix.length).split(':');
   if (parts[parts.length - 1] !== String(chunk.chunkIndex)) return undefined;
-  if (parts.length === 1) return chunkId(chunk.documentId, chunk.chunkIndex + 1);
+  if (parts.length === 1) return chunkId(chunk.documentId, index);
   const generation = Number(parts[0]);
   if (parts.length !== 2 || !Number.isInteger(generation) || generation < 1) return undefined;
-  return chunkId(chunk.documentId, chunk.chunkIndex + 1, generation);
+  return chunkId(chunk.documentId, index, generation);
 }
 
 export interface SearchHit {

@@ -29,6 +29,7 @@ import {
   diversify,
   evaluateKeywordRouting,
   nextChunkId,
+  previousChunkId,
   SEARCH_INDEX,
   SearchHit,
   SearchIndex,
@@ -37,7 +38,12 @@ import {
 import type { AskCommand, AskEvent, AskResult, AskScope } from './ask.types';
 import { chunkContext, rerankDocument } from './chunk-context';
 import { CitationTracker } from './citations';
-import { endsMidSentence, sentenceContinuation } from './sentence-continuation';
+import {
+  endsMidSentence,
+  sentenceContinuation,
+  sentenceStart,
+  startsMidSentence,
+} from './sentence-continuation';
 import { UsageMeter } from './usage';
 
 /** Every model name `config.model` accepts, whichever provider is configured. */
@@ -198,13 +204,13 @@ export class AskService {
     if (hits.length === 0 || uncovered) {
       yield { type: 'delta', text: tracker.push(NO_ANSWER_TEXT) + tracker.flush() };
     } else {
-      const continuations = await this.sentenceContinuations(asker, cmd, hits);
+      const completions = await this.sentenceCompletions(asker, cmd, hits);
       throwIfAborted(signal);
       const passages: Passage[] = hits.map((h, i) => ({
         n: i + 1,
         fileName: h.chunk.fileName,
         pageNumber: h.chunk.pageNumber,
-        text: h.chunk.text + (continuations.get(h.chunk.id) ?? ''),
+        text: withCompletions(h.chunk.text, completions.get(h.chunk.id)),
         context: chunkContext(h.chunk) || undefined,
       }));
       for await (const e of generator.generate({
@@ -237,42 +243,55 @@ export class AskService {
   }
 
   /**
-   * The rest of each passage's last sentence where the chunk cuts it (sentence-continuation.ts),
-   * by chunk id: one read of the chunks that follow. The answer does not depend on it, so an
-   * engine that fails this read leaves the passages as retrieved (logged), never the ask.
+   * The missing start and rest of each passage's first and last sentence where the chunk cuts them
+   * (sentence-continuation.ts), by chunk id: one read of the chunks around the passages. The answer
+   * does not depend on it, so an engine that fails this read leaves the passages as retrieved
+   * (logged), never the ask.
    */
-  private async sentenceContinuations(
+  private async sentenceCompletions(
     asker: AskScope,
     cmd: AskCommand,
     hits: SearchHit[],
-  ): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    const wanted = new Map<string, StoredChunk>();
+  ): Promise<Map<string, { head: string; tail: string }>> {
+    const out = new Map<string, { head: string; tail: string }>();
+    // A retrieved neighbour already gives the answerer the whole sentence; a second copy of it
+    // would only count its words twice.
     const retrieved = new Set(hits.map((h) => h.chunk.id));
+    const followedBy = new Map<string, StoredChunk>();
+    const precededBy = new Map<string, StoredChunk>();
     for (const h of hits) {
-      const id = endsMidSentence(h.chunk.text) ? nextChunkId(h.chunk) : undefined;
-      // A retrieved next chunk already gives the answerer the whole sentence; a second copy of it
-      // would only count its words twice.
-      if (id && !retrieved.has(id)) wanted.set(id, h.chunk);
+      const next = endsMidSentence(h.chunk.text) ? nextChunkId(h.chunk) : undefined;
+      if (next && !retrieved.has(next)) followedBy.set(next, h.chunk);
+      const previous = startsMidSentence(h.chunk.text) ? previousChunkId(h.chunk) : undefined;
+      if (previous && !retrieved.has(previous)) precededBy.set(previous, h.chunk);
     }
-    if (wanted.size === 0) return out;
-    let next: StoredChunk[];
+    const ids = new Set([...followedBy.keys(), ...precededBy.keys()]);
+    if (ids.size === 0) return out;
+    let around: StoredChunk[];
     try {
-      next = await this.index.chunksById({
+      around = await this.index.chunksById({
         accountId: asker.accountId,
         docSetNames: cmd.docSetNames,
-        ids: [...wanted.keys()],
+        ids: [...ids],
       });
     } catch (err) {
       // The adapters' errors carry no payload or credential (normaliseError, timedOut).
       const why = err instanceof Error ? err.message : 'unknown error';
-      this.log.warn(`ask: passages left as retrieved, the chunks that follow them could not be read: ${why}`);
+      this.log.warn(`ask: passages left as retrieved, the chunks around them could not be read: ${why}`);
       return out;
     }
-    for (const n of next) {
-      const chunk = wanted.get(n.id);
-      const rest = chunk ? sentenceContinuation(chunk, n) : '';
-      if (chunk && rest) out.set(chunk.id, rest);
+    const entry = (id: string) => {
+      const e = out.get(id) ?? { head: '', tail: '' };
+      out.set(id, e);
+      return e;
+    };
+    for (const n of around) {
+      const cut = followedBy.get(n.id);
+      const tail = cut ? sentenceContinuation(cut, n) : '';
+      if (cut && tail) entry(cut.id).tail = tail;
+      const opened = precededBy.get(n.id);
+      const head = opened ? sentenceStart(n, opened) : '';
+      if (opened && head) entry(opened.id).head = head;
     }
     return out;
   }
@@ -350,4 +369,9 @@ export class AskService {
       : reranked;
     return ordered.slice(0, limit);
   }
+}
+
+/** A passage's text with the start and rest of its cut first and last sentences, if read. */
+function withCompletions(text: string, c?: { head: string; tail: string }): string {
+  return c ? c.head + text + c.tail : text;
 }

@@ -1,5 +1,11 @@
-import { chunkId, nextChunkId, StoredChunk } from '@docqa/search';
-import { endsMidSentence, MAX_CONTINUATION, sentenceContinuation } from './sentence-continuation';
+import { chunkId, nextChunkId, previousChunkId, StoredChunk } from '@docqa/search';
+import {
+  endsMidSentence,
+  MAX_CONTINUATION,
+  sentenceContinuation,
+  sentenceStart,
+  startsMidSentence,
+} from './sentence-continuation';
 
 function stored(c: { chunkIndex: number; pageNumber: number; text: string }, generation = 0): StoredChunk {
   return {
@@ -135,11 +141,91 @@ describe('sentenceContinuation', () => {
   });
 });
 
+describe('sentenceStart', () => {
+  it('gives a chunk that starts mid-sentence the start of that sentence from the chunk before it', () => {
+    const long =
+      'If the owner and user passwords are set to the same string when encrypting\nthe PDF file, the file is opened with full control.';
+    let started = 0;
+    let startedInLong = 0;
+    for (let n = 10; n < 30; n++) {
+      const text = `${filler(n)}\n${long}\n${filler(20)}`;
+      const chunks = chunkPages([{ pageNumber: 58, text }]).map((c) => stored(c));
+      for (let i = 1; i < chunks.length; i++) {
+        const chunk = chunks[i];
+        const head = sentenceStart(chunks[i - 1], chunk);
+        if (!head) {
+          // Left alone only where the chunk starts a sentence (or a capitalised word of it).
+          expect(startsMidSentence(chunk.text)).toBe(false);
+          continue;
+        }
+        // Head plus chunk read as the page does, from the start of that sentence.
+        const whole = head + chunk.text;
+        const at = text.indexOf(whole);
+        expect(at).toBeGreaterThan(0);
+        expect(/[.]\n$/.test(text.slice(0, at))).toBe(true);
+        expect(/^[A-Z]/.test(head)).toBe(true);
+        started++;
+        if (head.startsWith('If the owner')) startedInLong++;
+      }
+    }
+    expect(started).toBeGreaterThan(10);
+    expect(startedInLong).toBeGreaterThan(0);
+  });
+
+  it('reaches back over a page break only onto a sentence the previous page left open', () => {
+    const open = stored({
+      chunkIndex: 4,
+      pageNumber: 7,
+      text: 'Fonts are chosen first. The margins are set by the package when the',
+    });
+    const goesOn = stored({
+      chunkIndex: 5,
+      pageNumber: 8,
+      text: 'class is loaded. Then the body is placed.',
+    });
+    expect(sentenceStart(open, goesOn)).toBe('The margins are set by the package when the ');
+    const closed = stored({ chunkIndex: 4, pageNumber: 7, text: 'The margins are set by the package.' });
+    expect(sentenceStart(closed, goesOn)).toBe('');
+    const capital = stored({
+      chunkIndex: 5,
+      pageNumber: 8,
+      text: 'Class options are read. Then the body is placed.',
+    });
+    expect(sentenceStart(open, capital)).toBe('');
+  });
+
+  it('adds nothing to a chunk that is not the next one, to code, or past the bound', () => {
+    const before = stored({
+      chunkIndex: 1,
+      pageNumber: 2,
+      text: 'Fonts are chosen first. The margins are set by',
+    });
+    expect(sentenceStart(before, stored({ chunkIndex: 3, pageNumber: 3, text: 'the class file.' }))).toBe('');
+    const long = stored({
+      chunkIndex: 1,
+      pageNumber: 2,
+      text: `Done. The ${'very '.repeat(MAX_CONTINUATION / 5)}long`,
+    });
+    expect(sentenceStart(long, stored({ chunkIndex: 2, pageNumber: 3, text: 'class is read.' }))).toBe('');
+    const code = stored({ chunkIndex: 1, pageNumber: 2, text: 'Set it so:\n\\unit[per-mode =' });
+    expect(
+      sentenceStart(code, stored({ chunkIndex: 2, pageNumber: 3, text: 'fraction]{\\metre} = 1;' })),
+    ).toBe('');
+  });
+});
+
 describe('nextChunkId', () => {
   it('names the next chunk of the same generation, and nothing for an id of another form', () => {
     expect(nextChunkId(stored({ chunkIndex: 3, pageNumber: 1, text: 'x' }))).toBe('doc-1:4');
     expect(nextChunkId(stored({ chunkIndex: 3, pageNumber: 1, text: 'x' }, 2))).toBe('doc-1:2:4');
     expect(nextChunkId({ id: 'other:3', documentId: 'doc-1', chunkIndex: 3 })).toBeUndefined();
     expect(nextChunkId({ id: 'doc-1:x:3', documentId: 'doc-1', chunkIndex: 3 })).toBeUndefined();
+  });
+
+  it('previousChunkId names the chunk before, and nothing before the first', () => {
+    expect(previousChunkId(stored({ chunkIndex: 3, pageNumber: 1, text: 'x' }))).toBe('doc-1:2');
+    expect(previousChunkId(stored({ chunkIndex: 3, pageNumber: 1, text: 'x' }, 2))).toBe('doc-1:2:2');
+    expect(previousChunkId(stored({ chunkIndex: 0, pageNumber: 1, text: 'x' }))).toBeUndefined();
+    expect(previousChunkId({ id: 'other:3', documentId: 'doc-1', chunkIndex: 3 })).toBeUndefined();
   });
 });

@@ -3,9 +3,10 @@ import type { StoredChunk } from '@docqa/search';
 
 /**
  * A chunk is a window of about 1,200 characters of one page, so its last sentence is usually cut
- * (`... when encrypting the PDF file, the`). An answer that quotes or paraphrases that sentence
- * would stop mid-clause. The pipeline fetches the chunk that follows and gives the answerer the
- * rest of the sentence with the chunk (the citation stays the chunk's file and page).
+ * (`... when encrypting the PDF file, the`), and so is its first (`default, per the specification,
+ * ...`). An answer that quotes or paraphrases such a sentence would start or stop mid-clause. The
+ * pipeline fetches the chunks around and gives the answerer the rest of the sentence with the
+ * chunk (the citation stays the chunk's file and page).
  */
 
 /** The end of the first sentence of a continuation: punctuation before a space or the end. */
@@ -26,6 +27,11 @@ const OVERLAP_PROBE = 48;
 /** Whether the chunk's text stops mid-sentence. */
 export function endsMidSentence(text: string): boolean {
   return text.trim().length > 0 && !endsSentence(text);
+}
+
+/** Whether the chunk's text starts mid-sentence: in lower case, where a window began at a word. */
+export function startsMidSentence(text: string): boolean {
+  return /^\p{Ll}/u.test(text);
 }
 
 /**
@@ -55,6 +61,33 @@ export function sentenceContinuation(chunk: StoredChunk, next: StoredChunk): str
   if (!end) return '';
   const continuation = rest.slice(0, end.index + end[0].length).replace(/\s+$/, '');
   return proseLike(continuation, 1) ? continuation : '';
+}
+
+/**
+ * The start of the chunk's first sentence, taken from the chunk before it in the document, where
+ * the chunk starts mid-sentence in lower case (a window starts at a word, not at a sentence; a
+ * capital is left alone, since it mostly starts a sentence or a heading). Same rules as the
+ * continuation: prose only, across a page break only onto a sentence the previous page left open,
+ * at most MAX_CONTINUATION characters. Empty when there is nothing to add.
+ */
+export function sentenceStart(previous: StoredChunk, chunk: StoredChunk): string {
+  if (previous.documentId !== chunk.documentId || previous.chunkIndex !== chunk.chunkIndex - 1) return '';
+  if (!startsMidSentence(chunk.text)) return '';
+  let before: string;
+  if (previous.pageNumber === chunk.pageNumber) {
+    const at = overlapStart(previous.text, chunk.text);
+    if (at < 0) return '';
+    before = previous.text.slice(0, at);
+  } else {
+    before = `${previous.text} `;
+  }
+  if (!endsMidSentence(before)) return '';
+  const head = before.slice(lastSentenceStart(before)).replace(/^\s+/, '');
+  if (!head || head.length > MAX_CONTINUATION) return '';
+  const end = SENTENCE_END.exec(chunk.text);
+  const firstFragment = end ? chunk.text.slice(0, end.index + end[0].length) : chunk.text;
+  if (!proseLike(`${head}${firstFragment}`, MIN_FRAGMENT_WORDS)) return '';
+  return /\s$/.test(head) ? head : `${head} `;
 }
 
 /** Where the last sentence of a text starts: after its last sentence end or blank line. */

@@ -433,11 +433,19 @@ export class LocalGenerator implements Generator {
 
     const parts: string[] = [];
     let length = 0;
+    let said = '';
     for (const c of chosen) {
       const sentence = escapeMarkers(c.text);
+      // The same sentence on another page (a document that repeats itself) is said once, citing both.
+      if (sentence === said) {
+        if (!parts[parts.length - 1].endsWith(`[${c.passage.n}]`))
+          parts[parts.length - 1] += ` [${c.passage.n}]`;
+        continue;
+      }
       if (parts.length > 0 && length + sentence.length > this.o.maxChars) break;
       parts.push(`${sentence} [${c.passage.n}]`);
       length += sentence.length;
+      said = sentence;
     }
     return parts.join(' ');
   }
@@ -529,31 +537,36 @@ export function pieces(answer: string, wordsPerPiece = 6): string[] {
 }
 
 /**
- * Consecutive chunks of a page overlap, so a passage whose chunk cuts its last sentence off often
- * comes with the passage that holds that sentence whole. The cut-off copy is dropped (in place,
- * from both lists): it says less than the whole and would otherwise compete with it, and an
- * answer quoting it stops mid-clause.
+ * Consecutive chunks of a page overlap, so a passage whose chunk cuts its last sentence off, or
+ * starts in the middle of its first, often comes with the passage that holds that sentence whole.
+ * The cut-off copy is dropped (in place, from both lists): it says less than the whole and would
+ * otherwise compete with it, and an answer quoting it starts or stops mid-clause.
  */
 function dropCutSentences(candidates: Candidate[], segmentsOf: Map<Passage, Candidate[]>): void {
   const cut = new Set<Candidate>();
+  const heldWhole = (part: Candidate, within: (c: Candidate) => boolean) =>
+    candidates.some(
+      (c) =>
+        c.passage !== part.passage &&
+        c.passage.fileName === part.passage.fileName &&
+        c.text.length > part.text.length &&
+        within(c),
+    );
   for (const own of segmentsOf.values()) {
     const last = own[own.length - 1];
-    if (!last || endsSentence(last.text)) continue;
-    const whole = candidates.some(
-      (c) =>
-        c.passage !== last.passage &&
-        c.passage.fileName === last.passage.fileName &&
-        c.text.length > last.text.length &&
-        c.text.startsWith(last.text),
-    );
-    if (whole) cut.add(last);
+    if (last && !endsSentence(last.text) && heldWhole(last, (c) => c.text.startsWith(last.text)))
+      cut.add(last);
+    const first = own[0];
+    if (first && /^\p{Ll}/u.test(first.text) && heldWhole(first, (c) => c.text.endsWith(first.text)))
+      cut.add(first);
   }
   if (cut.size === 0) return;
-  for (const [passage, own] of segmentsOf)
-    segmentsOf.set(
-      passage,
-      own.filter((c) => !cut.has(c)),
-    );
+  for (const [passage, own] of segmentsOf) {
+    const rest = own.filter((c) => !cut.has(c));
+    // A candidate's index is its place among its passage's segments (its neighbours are read by it).
+    rest.forEach((c, i) => (c.index = i));
+    segmentsOf.set(passage, rest);
+  }
   const kept = candidates.filter((c) => !cut.has(c));
   candidates.splice(0, candidates.length, ...kept);
 }

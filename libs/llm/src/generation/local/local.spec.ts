@@ -103,6 +103,57 @@ describe('LocalGenerator', () => {
     expect(text).not.toMatch(/the PDF file, the \[1\]/);
   });
 
+  it('quotes a sentence whole where one passage starts in its middle and the overlapping one before holds it', async () => {
+    const earlierChunk =
+      'The package reads its options once.\nIf the owner and user passwords are set to the same string when encrypting\n' +
+      'the PDF file, the document always opens with the user access privileges.';
+    const laterChunk =
+      'string when encrypting\nthe PDF file, the document always opens with the user access privileges.\nOther settings follow.';
+    const { text } = await collect(g, {
+      question: 'encrypting the PDF file document opens with user access privileges',
+      query: 'encrypting the PDF file document opens with user access privileges',
+      history: [],
+      passages: [passage(1, laterChunk, 'guide.pdf', '58'), passage(2, earlierChunk, 'guide.pdf', '58')],
+    });
+    expect(text).toContain('If the owner and user passwords are set to the same string');
+    expect(text).not.toMatch(/^string when encrypting/);
+  });
+
+  it('keeps the sentence before the answer right after a cut-off copy is dropped from its passage', async () => {
+    const laterChunk =
+      'string when encrypting\nthe PDF file, the document always opens with the user access privileges.\n' +
+      'The owner password is kept apart from the user password. This way, printing and copying stay locked for readers.\n' +
+      'Other settings follow.';
+    const earlierChunk =
+      'The package reads its options once.\nIf the owner and user passwords are set to the same string when encrypting\n' +
+      'the PDF file, the document always opens with the user access privileges.';
+    const { text } = await collect(g, {
+      question: 'printing copying locked readers',
+      query: 'printing copying locked readers',
+      history: [],
+      passages: [passage(1, laterChunk, 'guide.pdf', '58'), passage(2, earlierChunk, 'guide.pdf', '58')],
+    });
+    // "This way, ..." refers back: the sentence before it is its passage's, said once.
+    expect(text).toContain(
+      'The owner password is kept apart from the user password. [1] This way, printing and copying stay locked for readers. [1]',
+    );
+  });
+
+  it('says a sentence that two pages repeat once, citing both pages', async () => {
+    const sentence = 'The value of callout.start is the decimal unicode value used for callout number one.';
+    const { text } = await collect(g, {
+      question: 'What is the value of callout.start?',
+      query: 'value of callout.start',
+      history: [],
+      passages: [
+        passage(1, `Callouts are numbered.\n${sentence}\nOther parameters follow.`, 'reference.pdf', '6'),
+        passage(2, `The list of parameters.\n${sentence}\nMore parameters follow.`, 'reference.pdf', '32'),
+      ],
+    });
+    expect(text.split(sentence).length - 1).toBe(1);
+    expect(text).toContain(`${sentence} [1] [2]`);
+  });
+
   it('never lets a bracketed number of the source read as a marker', async () => {
     const { text } = await collect(g, {
       question: 'What is the default value of outputtemplate?',
