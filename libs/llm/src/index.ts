@@ -11,7 +11,7 @@ export * from './generation/local/local.generator';
 export * from './generation/local/local.rewriter';
 export * from './generation/local/local.titler';
 export * from './generation/local/local.reranker';
-export { endsSentence } from './generation/local/segments';
+export { endsSentence, startsMidSentence } from './generation/local/segments';
 export * from './analysis/question-scope';
 export { contentStems, queryTerms, stem } from './analysis/terms';
 export { qualifyingWords } from './analysis/parts-of-speech';

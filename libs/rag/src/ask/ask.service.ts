@@ -23,6 +23,7 @@ import {
   Reranker,
   REWRITER,
   Rewriter,
+  startsMidSentence,
   stem,
 } from '@docqa/llm';
 import {
@@ -38,12 +39,7 @@ import {
 import type { AskCommand, AskEvent, AskResult, AskScope } from './ask.types';
 import { chunkContext, rerankDocument } from './chunk-context';
 import { CitationTracker } from './citations';
-import {
-  endsMidSentence,
-  sentenceContinuation,
-  sentenceStart,
-  startsMidSentence,
-} from './sentence-continuation';
+import { endsMidSentence, sentenceContinuation, sentenceStart } from './sentence-continuation';
 import { UsageMeter } from './usage';
 
 /** Every model name `config.model` accepts, whichever provider is configured. */

@@ -1,10 +1,10 @@
+import { startsMidSentence } from '@docqa/llm';
 import { chunkId, nextChunkId, previousChunkId, StoredChunk } from '@docqa/search';
 import {
   endsMidSentence,
   MAX_CONTINUATION,
   sentenceContinuation,
   sentenceStart,
-  startsMidSentence,
 } from './sentence-continuation';
 
 function stored(c: { chunkIndex: number; pageNumber: number; text: string }, generation = 0): StoredChunk {

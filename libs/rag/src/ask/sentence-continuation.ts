@@ -1,4 +1,4 @@
-import { endsSentence } from '@docqa/llm';
+import { endsSentence, startsMidSentence } from '@docqa/llm';
 import type { StoredChunk } from '@docqa/search';
 
 /**
@@ -27,11 +27,6 @@ const OVERLAP_PROBE = 48;
 /** Whether the chunk's text stops mid-sentence. */
 export function endsMidSentence(text: string): boolean {
   return text.trim().length > 0 && !endsSentence(text);
-}
-
-/** Whether the chunk's text starts mid-sentence: in lower case, where a window began at a word. */
-export function startsMidSentence(text: string): boolean {
-  return /^\p{Ll}/u.test(text);
 }
 
 /**

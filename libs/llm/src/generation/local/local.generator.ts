@@ -15,7 +15,7 @@ import {
   queryStems,
   textTerms,
 } from './passage-context';
-import { endsSentence, segmentText } from './segments';
+import { endsSentence, segmentText, startsMidSentence } from './segments';
 import { escapeMarkers } from './text';
 import { questionScope } from '../../analysis/question-scope';
 import { stem, STOP_WORDS, words } from '../../analysis/terms';
@@ -557,7 +557,7 @@ function dropCutSentences(candidates: Candidate[], segmentsOf: Map<Passage, Cand
     if (last && !endsSentence(last.text) && heldWhole(last, (c) => c.text.startsWith(last.text)))
       cut.add(last);
     const first = own[0];
-    if (first && /^\p{Ll}/u.test(first.text) && heldWhole(first, (c) => c.text.endsWith(first.text)))
+    if (first && startsMidSentence(first.text) && heldWhole(first, (c) => c.text.endsWith(first.text)))
       cut.add(first);
   }
   if (cut.size === 0) return;

@@ -17,6 +17,11 @@ const LINE_END = /[.!?:;]["'”’)\]]*$/u;
 export function endsSentence(text: string): boolean {
   return LINE_END.test(text.trimEnd());
 }
+
+/** Whether a text starts mid-sentence: in lower case (a chunk window begins at a word, not at a sentence). */
+export function startsMidSentence(text: string): boolean {
+  return /^\p{Ll}/u.test(text);
+}
 /**
  * A sentence end inside a line: `. ` followed by a capital, a backslash command or a quote; not
  * after a title or abbreviation that stands before a name or an example (`St. Kitts`, `Dr. Smith`,
