@@ -254,7 +254,7 @@ export const CONFIG_VARIABLES = [
     kind: 'int',
     default: '256',
     description:
-      "Embedded engine: memory its caches may hold, in MiB (three quarters for index data, a quarter for file metadata). The engine's own default (7 GiB) let the process grow by about 100 MB per 1,000 writes, caching the indices and files of table versions that maintenance had replaced (docs/benchmarks/sharepoint.md).",
+      "Embedded engine: memory its caches may hold, in MiB (three quarters for index data, a quarter for file metadata). The engine's own default (7 GiB) let the process grow by about 100 MB per 1,000 writes, caching the indices and files of table versions that maintenance had replaced (docs/benchmarks/sharepoint.md). The engine keeps the bound over time: it admits an entry and evicts for it just after, so for a moment its caches may hold up to about one and a half times the bound.",
   },
   {
     name: 'SEARCH_EMBEDDED_RELEASE_MEMORY',
