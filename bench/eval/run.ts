@@ -131,6 +131,7 @@ function answerCache(h: Harness, corpus: Corpus, o: EvalOptions): AnswerCache | 
     firstTokenTargetMs: o.provider === 'local-llm' ? cfg.llmFirstTokenTargetMs : undefined,
     flashAttention: o.provider === 'local-llm' ? cfg.llmFlashAttention : undefined,
     maxTokens: cfg.llmMaxAnswerTokens,
+    openingCheck: o.provider === 'local-llm' ? cfg.llmOpeningCheck : undefined,
     // With LLM_EVIDENCE=chosen the extractive answerer (local/, analysis/) picks the model's passages.
     code: codeHash(
       ['generation/grounded', 'generation/llama', 'generation/openai', 'generation/local', 'analysis'].map(

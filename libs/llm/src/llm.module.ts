@@ -36,6 +36,7 @@ import {
 } from './generation/generation.port';
 import { LlamaRewriter, LlamaTitler } from './generation/llama/llama.chat';
 import { LlamaGenerator } from './generation/llama/llama.generator';
+import { OPENING_CHECK_WORDS } from './generation/grounded/opening-check';
 import { defaultLlmModelPath, LlamaRuntime } from './generation/llama/llama-runtime';
 import { LocalGenerator } from './generation/local/local.generator';
 import { LocalReranker } from './generation/local/local.reranker';
@@ -178,6 +179,7 @@ export function createLlamaGenerator(
     firstTokenTargetMs: cfg.llmFirstTokenTargetMs,
     maxAnswerTokens: cfg.llmMaxAnswerTokens,
     evidence: cfg.llmEvidence,
+    openingCheckWords: cfg.llmOpeningCheck ? OPENING_CHECK_WORDS : 0,
     extractive: (input) => local.compose(input),
   });
 }

@@ -82,6 +82,7 @@ export interface AppConfig {
   promptTokenBudget: number;
   llmFirstTokenTargetMs: number;
   llmEvidence: 'chosen' | 'retrieved';
+  llmOpeningCheck: boolean;
   localEmbedder: 'auto' | 'minilm' | 'hashing';
   localEmbedderModelDir?: string;
   localEmbedderSessions: number;

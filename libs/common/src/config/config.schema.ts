@@ -428,6 +428,13 @@ export const CONFIG_VARIABLES = [
       'Passages the local generative model answers from. `chosen`: those the extractive answerer cites (with the other retrieved chunks of their pages); where it declines, the answer is the not-found answer without a model call (the 1.5B model does not decline by itself). `retrieved`: every retrieved passage within PROMPT_TOKEN_BUDGET, declining left to the model.',
   },
   {
+    name: 'LLM_OPENING_CHECK',
+    kind: 'bool',
+    default: 'true',
+    description:
+      "With LLM_EVIDENCE=chosen, the first six words of a local model answer (not a list or compare answer) are held before streaming; when they use none of the question's words while the extractive answer from the same passages does, that extractive answer is given instead and the model is stopped (the 1.5B model often restates a passage's first line instead of the line that answers). Costs about a second of first delta. `false` streams the model's answer from its first word.",
+  },
+  {
     name: 'LOCAL_EMBEDDER',
     kind: 'enum',
     values: ['auto', 'minilm', 'hashing'],

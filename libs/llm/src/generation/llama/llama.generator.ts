@@ -9,6 +9,7 @@ import {
 } from '../generation.port';
 import { CitedAnswerStream } from '../grounded/cited-answer-stream';
 import { chosenEvidence, EvidenceMode, ExtractiveAnswer, extractiveHint } from '../grounded/chosen-evidence';
+import { OpeningCheck, openingCheckApplies } from '../grounded/opening-check';
 import {
   answerUserPrompt,
   citationGrammar,
@@ -59,6 +60,12 @@ export interface LlamaGeneratorOptions {
   evidence?: EvidenceMode;
   /** The extractive answerer's text for an input; needed by `chosen`. */
   extractive?: ExtractiveAnswer;
+  /**
+   * With `chosen` evidence, a single answer's first this many words are held, and the answer is
+   * replaced by the extractive one when they use no word of the question (OpeningCheck); 0 or unset:
+   * no check (LLM_OPENING_CHECK=false).
+   */
+  openingCheckWords?: number;
 }
 
 /**
@@ -70,8 +77,9 @@ export interface LlamaGeneratorOptions {
  * not-found reply or up to three sentences, each starting with `[k]` for one of the passages in
  * the prompt. CitedAnswerStream moves each marker behind its sentence and maps it to the passage's
  * `n` as the text streams, so every sentence of the answer ends with a marker of a passage that
- * was given. Calls are serialised by the runtime's queue; the caller's signal (a client that went
- * away) stops the generation.
+ * was given. A single answer's first words are held until they show it is about the question,
+ * else the extractive answer is given and the model stopped (OpeningCheck). Calls are serialised by
+ * the runtime's queue; the caller's signal (a client that went away) stops the generation.
  */
 export class LlamaGenerator implements Generator {
   readonly provider = 'local-llm' as const;
@@ -143,6 +151,15 @@ export class LlamaGenerator implements Generator {
           ? selectPassagesPerDocument(evidence, budget, MAX_DOCUMENTS_PER_ANSWER)
           : selectPassages(evidence, budget);
         const answer = new CitedAnswerStream(passages, chosen?.answer);
+        const asked = `${input.question} ${input.query}`;
+        const checkWords = this.o.openingCheckWords ?? 0;
+        const opening =
+          chosen && !perDocument && checkWords > 0 && openingCheckApplies(asked, chosen.answer)
+            ? new OpeningCheck(asked, chosen.answer, checkWords)
+            : undefined;
+        const release = (text: string) => (opening ? opening.push(text) : text);
+        // Stops the generation, without an error, once the opening check replaced the answer.
+        const cut = new AbortController();
         const before = m.sequence.tokenMeter.getState();
         const documents = perDocument ? labelsByDocument(passages, MAX_DOCUMENTS_PER_ANSWER) : undefined;
         let promptStart = 0;
@@ -169,17 +186,22 @@ export class LlamaGenerator implements Generator {
               maxTokens: this.o.maxAnswerTokens * (documents ? Math.ceil((documents.length + 1) / 2) : 1),
               temperature: 0,
               grammar,
-              signal: s,
+              signal: AbortSignal.any([s, cut.signal]),
+              stopOnAbortSignal: true,
               onTextChunk: (chunk) => {
                 firstTokenMs ??= performance.now() - promptStart;
-                channel.push(answer.push(chunk));
+                channel.push(release(answer.push(chunk)));
+                if (opening?.replaced) cut.abort();
               },
             });
+            // stopOnAbortSignal returns on any abort: the caller's and the time limit's still fail.
+            if (s.aborted) throw s.reason;
           } finally {
             session.dispose({ disposeSequence: false });
           }
         }
-        channel.push(answer.finish());
+        const rest = answer.finish();
+        channel.push(opening ? opening.finish(rest) : rest);
         const used = m.sequence.tokenMeter.diff(before);
         if (firstTokenMs !== undefined) this.runtime.promptRate.record(used.usedInputTokens, firstTokenMs);
         call = {

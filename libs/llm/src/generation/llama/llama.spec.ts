@@ -242,6 +242,35 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
       expect(r.answer).toMatch(/287 people/);
     });
 
+    it('gives the extractive answer, and stops the model, when its first words share nothing with the question', async () => {
+      // An extractive answer (the injected answerer) that uses the question's made-up words; the
+      // passages never spell them, so the model's opening does not either.
+      const fixed = 'The zorblax count is 287 people. [8]';
+      const input = {
+        question: 'How many zorblax quuxinators are there?',
+        query: 'zorblax quuxinators',
+        history: [],
+        passages,
+      };
+      const withCheck = (openingCheckWords: number) =>
+        new LlamaGenerator(runtime, {
+          promptTokenBudget: 1500,
+          maxAnswerTokens: 60,
+          evidence: 'chosen',
+          extractive: () => fixed,
+          openingCheckWords,
+        });
+      const own = await collect(withCheck(0).generate(input));
+      expect(own.answer).not.toBe(fixed);
+      expect(own.answer).not.toMatch(/zorblax|quuxinator/i);
+      const checked = await collect(withCheck(6).generate(input));
+      expect(checked.answer).toBe(fixed);
+      expect(checked.texts).toEqual([fixed]);
+      expect(checked.calls).toHaveLength(1);
+      // Stopped once the six words were read, not at the end of its answer.
+      expect(checked.calls[0].outputTokens).toBeLessThan(own.calls[0].outputTokens);
+    });
+
     it('declines without a model call where the extractive answerer declines', async () => {
       const r = await collect(
         chosen().generate({
