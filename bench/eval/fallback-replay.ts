@@ -4,12 +4,21 @@
  * extractive run (`<corpus>.embedded.local.json`) and the local model's (`...local-llm.json`), which
  * share their retrieval (same query and top 5 for every item), so taking one run's outcome for an
  * item is what the fallback would have given. Whole-set figures only (the blind corpus's items are
- * not shown), and the time the first sentence of each model answer ends (estimated from its share of
- * the answer's characters), which is when a fallback decided on that sentence could stream.
- *   node -r ./test/support/ts-register.js bench/eval/fallback-replay.ts dev,similar,blind */
+ * not shown), and when the first words and the first sentence of each model answer are written
+ * (estimated from their share of the answer's characters): the first delta of a check that reads them.
+ * The last rule is the product's own OpeningCheck (LLM_OPENING_CHECK).
+ *   node -r ./test/support/ts-register.js bench/eval/fallback-replay.ts dev,similar,blind [results dir]
+ * Round twenty-four's figures replay the files of 20a1daf, before the check was in the product:
+ *   mkdir /tmp/r && git archive 20a1daf bench/eval/results | tar -x -C /tmp/r
+ *   ... fallback-replay.ts dev,similar,blind /tmp/r/bench/eval/results */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { contentStems } from '../../libs/llm/src/analysis/terms';
+import {
+  OPENING_CHECK_WORDS,
+  OpeningCheck,
+  openingCheckApplies,
+} from '../../libs/llm/src/generation/grounded/opening-check';
 
 interface Item {
   id: string;
@@ -25,10 +34,14 @@ interface Item {
   ttftMs?: number;
 }
 
-const RESULTS = path.join(__dirname, 'results');
+/** The result files replayed: the committed ones, or a directory of earlier ones (second argument). */
+const RESULTS = process.argv[3] ?? path.join(__dirname, 'results');
 const read = (corpus: string, provider: string): Item[] =>
-  (JSON.parse(fs.readFileSync(path.join(RESULTS, `${corpus}.embedded.${provider}.json`), 'utf8')) as { items: Item[] })
-    .items;
+  (
+    JSON.parse(fs.readFileSync(path.join(RESULTS, `${corpus}.embedded.${provider}.json`), 'utf8')) as {
+      items: Item[];
+    }
+  ).items;
 
 /** Distinct content words of the question (and its rewritten query) that the answer text uses. */
 function questionWordsUsed(item: Pick<Item, 'question' | 'query'>, answer: string): number {
@@ -40,10 +53,35 @@ function questionWordsUsed(item: Pick<Item, 'question' | 'query'>, answer: strin
 /** The answer's first sentence with its marker. */
 const firstSentence = (answer: string) => /^(.*?\[\d+\])/.exec(answer)?.[1] ?? answer;
 
+/** The answer's first `n` words (markers left out). */
+const firstWords = (answer: string, n: number) =>
+  answer
+    .replace(/\[\d+\]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, n)
+    .join(' ');
+
+/** Words of a model answer the product's opening check reads before it lets the answer stream. */
+const PREFIX_WORDS = OPENING_CHECK_WORDS;
+
+/** The product's OpeningCheck (LLM_OPENING_CHECK) on a whole model answer. */
+function openingCheckReplaces(m: Item, e: Item): boolean {
+  const asked = `${m.question} ${m.query}`;
+  if (!openingCheckApplies(asked, e.answer)) return false;
+  const check = new OpeningCheck(asked, e.answer, PREFIX_WORDS);
+  // Word by word, as the model writes it (one or a few tokens a chunk), so that it reads what it would.
+  for (const piece of m.answer.split(/(?=\s)/)) check.push(piece);
+  check.finish();
+  return check.replaced;
+}
+
 const RULES: Record<string, (model: Item, extractive: Item) => boolean> = {
   'none (the model answer)': () => false,
   'whole answer uses fewer': (m, e) => questionWordsUsed(m, m.answer) < questionWordsUsed(e, e.answer),
-  'first sentence uses fewer': (m, e) => questionWordsUsed(m, firstSentence(m.answer)) < questionWordsUsed(e, e.answer),
+  'first sentence uses fewer': (m, e) =>
+    questionWordsUsed(m, firstSentence(m.answer)) < questionWordsUsed(e, e.answer),
+  [`opening check (${PREFIX_WORDS} words)`]: openingCheckReplaces,
 };
 
 const pct = (xs: number[], q: number) => {
@@ -54,12 +92,20 @@ const pct = (xs: number[], q: number) => {
 for (const corpus of (process.argv[2] ?? 'dev,similar').split(',')) {
   const extractive = new Map(read(corpus, 'local').map((i) => [i.id, i]));
   const model = read(corpus, 'local-llm');
-  const sentenceEnds = model
-    .filter((m) => m.ttftMs !== undefined && !m.refused)
-    .map((m) => m.ttftMs! + (m.ms - m.ttftMs!) * (firstSentence(m.answer).length / Math.max(1, m.answer.length)));
+  // When a part of the answer has been written: the first delta plus that part's share of the rest.
+  const partEnds = (part: (answer: string) => string) =>
+    model
+      .filter((m) => m.ttftMs !== undefined)
+      .map((m) =>
+        m.refused
+          ? m.ttftMs!
+          : m.ttftMs! + (m.ms - m.ttftMs!) * (part(m.answer).length / Math.max(1, m.answer.length)),
+      );
+  const p50p95 = (xs: number[]) =>
+    `${(pct(xs, 0.5) / 1000).toFixed(1)} / ${(pct(xs, 0.95) / 1000).toFixed(1)} s`;
   console.log(
-    `${corpus}: first delta p95 ${(pct(model.map((m) => m.ttftMs ?? 0), 0.95) / 1000).toFixed(1)} s; first sentence ends p50 / p95 ` +
-      `${(pct(sentenceEnds, 0.5) / 1000).toFixed(1)} / ${(pct(sentenceEnds, 0.95) / 1000).toFixed(1)} s`,
+    `${corpus}: first delta p50 / p95 ${p50p95(model.map((m) => m.ttftMs ?? 0))}; first ${PREFIX_WORDS} words written ` +
+      `${p50p95(partEnds((a) => firstWords(a, PREFIX_WORDS)))}; first sentence written ${p50p95(partEnds(firstSentence))}`,
   );
   for (const [name, replace] of Object.entries(RULES)) {
     let single = 0;
@@ -70,7 +116,8 @@ for (const corpus of (process.argv[2] ?? 'dev,similar').split(',')) {
     for (const m of model) {
       const e = extractive.get(m.id);
       if (!e) throw new Error(`${m.id} is not in the extractive run`);
-      const swap = !m.refused && !e.refused && replace(m, e);
+      // The check leaves list and compare answers (a sentence per document) alone.
+      const swap = m.cls !== 'multi' && !m.refused && !e.refused && replace(m, e);
       const outcome = swap ? e : m;
       if (swap) replaced++;
       if (m.cls !== 'single') continue;
