@@ -13,11 +13,10 @@
  *   ... fallback-replay.ts dev,similar,blind /tmp/r/bench/eval/results */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { contentStems } from '../../libs/llm/src/analysis/terms';
 import {
   OPENING_CHECK_WORDS,
   OpeningCheck,
-  openingCheckApplies,
+  stemsWithoutMarkers,
 } from '../../libs/llm/src/generation/grounded/opening-check';
 
 interface Item {
@@ -45,8 +44,8 @@ const read = (corpus: string, provider: string): Item[] =>
 
 /** Distinct content words of the question (and its rewritten query) that the answer text uses. */
 function questionWordsUsed(item: Pick<Item, 'question' | 'query'>, answer: string): number {
-  const asked = new Set(contentStems(`${item.question} ${item.query}`));
-  const used = new Set(contentStems(answer.replace(/\[\d+\]/g, ' ')));
+  const asked = stemsWithoutMarkers(`${item.question} ${item.query}`);
+  const used = stemsWithoutMarkers(answer);
   return [...asked].filter((t) => used.has(t)).length;
 }
 
@@ -67,9 +66,8 @@ const PREFIX_WORDS = OPENING_CHECK_WORDS;
 
 /** The product's OpeningCheck (LLM_OPENING_CHECK) on a whole model answer. */
 function openingCheckReplaces(m: Item, e: Item): boolean {
-  const asked = `${m.question} ${m.query}`;
-  if (!openingCheckApplies(asked, e.answer)) return false;
-  const check = new OpeningCheck(asked, e.answer, PREFIX_WORDS);
+  const check = OpeningCheck.when(`${m.question} ${m.query}`, e.answer, PREFIX_WORDS);
+  if (!check) return false;
   // Word by word, as the model writes it (one or a few tokens a chunk), so that it reads what it would.
   for (const piece of m.answer.split(/(?=\s)/)) check.push(piece);
   check.finish();

@@ -4,18 +4,8 @@ import { contentStems } from '../../analysis/terms';
 export const OPENING_CHECK_WORDS = 6;
 
 /** The distinct content stems of a text, its `[n]` markers left out. */
-function stems(text: string): Set<string> {
+export function stemsWithoutMarkers(text: string): Set<string> {
   return new Set(contentStems(text.replace(/\[\d+\]/g, ' ')));
-}
-
-/**
- * Whether an answer's opening check applies: the extractive answer the evidence was chosen by
- * (`fallback`) uses a word of the question. When it does not, an opening that uses none says
- * nothing about the answer, and the model's answer stands.
- */
-export function openingCheckApplies(question: string, fallback: string): boolean {
-  const asked = stems(question);
-  return [...stems(fallback)].some((t) => asked.has(t));
 }
 
 /**
@@ -34,15 +24,23 @@ export function openingCheckApplies(question: string, fallback: string): boolean
 export class OpeningCheck {
   private held = '';
   private verdict: 'pass' | 'replace' | undefined;
-  private readonly asked: ReadonlySet<string>;
 
-  constructor(
-    question: string,
-    private readonly fallback: string,
-    private readonly words = OPENING_CHECK_WORDS,
-  ) {
-    this.asked = stems(question);
+  /**
+   * The check of an answer to `question`, or undefined where it does not apply: when the
+   * extractive answer (`fallback`) uses no word of the question either, an opening that uses none
+   * says nothing about the answer, and the model's answer stands.
+   */
+  static when(question: string, fallback: string, words = OPENING_CHECK_WORDS): OpeningCheck | undefined {
+    const asked = stemsWithoutMarkers(question);
+    const applies = [...stemsWithoutMarkers(fallback)].some((t) => asked.has(t));
+    return applies ? new OpeningCheck(asked, fallback, words) : undefined;
   }
+
+  private constructor(
+    private readonly asked: ReadonlySet<string>,
+    private readonly fallback: string,
+    private readonly words: number,
+  ) {}
 
   /** Whether the answer was replaced: the model's generation may stop. */
   get replaced(): boolean {
@@ -75,7 +73,7 @@ export class OpeningCheck {
   private decide(): string {
     const opening = this.held;
     this.held = '';
-    const uses = [...stems(opening)].some((t) => this.asked.has(t));
+    const uses = [...stemsWithoutMarkers(opening)].some((t) => this.asked.has(t));
     this.verdict = uses || !opening.trim() ? 'pass' : 'replace';
     return this.verdict === 'pass' ? opening : this.fallback;
   }

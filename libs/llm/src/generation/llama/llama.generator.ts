@@ -9,7 +9,7 @@ import {
 } from '../generation.port';
 import { CitedAnswerStream } from '../grounded/cited-answer-stream';
 import { chosenEvidence, EvidenceMode, ExtractiveAnswer, extractiveHint } from '../grounded/chosen-evidence';
-import { OpeningCheck, openingCheckApplies } from '../grounded/opening-check';
+import { OpeningCheck } from '../grounded/opening-check';
 import {
   answerUserPrompt,
   citationGrammar,
@@ -151,11 +151,10 @@ export class LlamaGenerator implements Generator {
           ? selectPassagesPerDocument(evidence, budget, MAX_DOCUMENTS_PER_ANSWER)
           : selectPassages(evidence, budget);
         const answer = new CitedAnswerStream(passages, chosen?.answer);
-        const asked = `${input.question} ${input.query}`;
         const checkWords = this.o.openingCheckWords ?? 0;
         const opening =
-          chosen && !perDocument && checkWords > 0 && openingCheckApplies(asked, chosen.answer)
-            ? new OpeningCheck(asked, chosen.answer, checkWords)
+          chosen && !perDocument && checkWords > 0
+            ? OpeningCheck.when(`${input.question} ${input.query}`, chosen.answer, checkWords)
             : undefined;
         const release = (text: string) => (opening ? opening.push(text) : text);
         // Stops the generation, without an error, once the opening check replaced the answer.
