@@ -15,7 +15,7 @@ const seward =
   'NTSB Aviation Accident Final Report | Pilot Information | Seward AK Piper N1181Y 20071129 200711';
 const wausau =
   'NTSB Aviation Accident Final Report | Pilot Information | Wausau WI Cessna N2151J 20071208 200712';
-const cited = (text: string) => [...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+const cited = (text: string) => [...new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))];
 
 describe('LocalGenerator with document context', () => {
   const g = new LocalGenerator();

@@ -31,6 +31,15 @@ export interface LocalGeneratorOptions {
   /** Characters of answer text at most (default 700). */
   maxChars?: number;
   /**
+   * The sentence after the best one (in its passage) is part of the answer when the two together
+   * have at most this many characters (default 400; 0: only when the best sentence introduces it:
+   * a colon, a very short sentence, a command line). A matching sentence often names the subject
+   * and the one after it says what is asked ("... hyphenation is disabled. groff is not smart
+   * about ..."); measured on whole sets against adding the sentence before (bench/eval/changes.md,
+   * round twenty-five).
+   */
+  followingSentenceChars?: number;
+  /**
    * How much better the best sentence must score than the best sentence of another document the
    * question names as much for the answer to cite it (default 1.4). Below it the choice between
    * documents is close to a coin flip, and the answer says it found no clear answer rather than
@@ -242,8 +251,8 @@ function abortError(signal: AbortSignal): unknown {
  * "how many", "X is ..." for "what is X"), and priors for the passage's retrieval rank, its share
  * of the query and how much it reads as prose (an index page matches many words, answers none).
  * The answer is the best sentence with the sentence before it when it refers back and the one
- * after it when it ends in a colon, is very short or is followed by the command it introduces,
- * plus at most one more sentence that scores nearly as well; each carries its passage's marker.
+ * after it when both are short together, or the best ends in a colon, is very short or is
+ * followed by the command it introduces, plus at most one more sentence that scores nearly as well; each carries its passage's marker.
  * When the best sentence of another page of the same document says at least half as much, both
  * pages are cited (the document is clear, the page is not); a close sentence of another document
  * the question names as much means no clear answer, and it declines.
@@ -264,6 +273,7 @@ export class LocalGenerator implements Generator {
       minCoverage: 0.34,
       followShare: 0.85,
       maxChars: 700,
+      followingSentenceChars: 400,
       minMargin: 1.4,
       rankPrior: 0.15,
       contextWeight: CONTEXT_WEIGHT,
@@ -414,7 +424,8 @@ export class LocalGenerator implements Generator {
       next &&
       (/:\s*$/.test(best.text) ||
         words(best.text).length < 8 ||
-        (CODE.test(next.text) && next.text.length < 120 && !CODE.test(best.text)))
+        (CODE.test(next.text) && next.text.length < 120 && !CODE.test(best.text)) ||
+        best.text.length + next.text.length <= this.o.followingSentenceChars)
     ) {
       chosen.push(next);
     }
@@ -431,23 +442,21 @@ export class LocalGenerator implements Generator {
       }
     }
 
-    const parts: string[] = [];
+    const parts: Array<{ sentence: string; markers: number[] }> = [];
     let length = 0;
-    let said = '';
     for (const c of chosen) {
       const sentence = escapeMarkers(c.text);
       // The same sentence on another page (a document that repeats itself) is said once, citing both.
-      if (sentence === said) {
-        if (!parts[parts.length - 1].endsWith(`[${c.passage.n}]`))
-          parts[parts.length - 1] += ` [${c.passage.n}]`;
+      const said = parts.find((p) => p.sentence === sentence);
+      if (said) {
+        if (!said.markers.includes(c.passage.n)) said.markers.push(c.passage.n);
         continue;
       }
       if (parts.length > 0 && length + sentence.length > this.o.maxChars) break;
-      parts.push(`${sentence} [${c.passage.n}]`);
+      parts.push({ sentence, markers: [c.passage.n] });
       length += sentence.length;
-      said = sentence;
     }
-    return parts.join(' ');
+    return parts.map((p) => `${p.sentence} ${p.markers.map((n) => `[${n}]`).join(' ')}`).join(' ');
   }
 }
 

@@ -87,6 +87,32 @@ describe('LocalGenerator', () => {
     ]);
   });
 
+  it('carries the sentence after the best one when the two are short together', async () => {
+    const manpages =
+      'Hyphenation is disabled in man pages by the stylesheets. The groff formatter is not smart about ' +
+      'how it does hyphenation. ' +
+      'Other settings control the fonts of headings, the indentation of lists and the width of ' +
+      'the page, which most readers leave as they are.\n';
+    const input = {
+      question: 'Why is hyphenation disabled in man pages?',
+      query: 'why hyphenation disabled man pages',
+      history: [],
+      passages: [passage(1, manpages, 'manpages.pdf', '3')],
+    };
+    const { text } = await collect(g, input);
+    expect(text).toBe(
+      'Hyphenation is disabled in man pages by the stylesheets. [1] The groff formatter is not smart about how it does hyphenation. [1]',
+    );
+    // 0 leaves the following sentence out unless the best one introduces it (a colon, a command)
+    expect(new LocalGenerator({ followingSentenceChars: 0 }).compose(input)).toBe(
+      'Hyphenation is disabled in man pages by the stylesheets. [1]',
+    );
+    // a long pair stays one sentence: the limit counts both
+    expect(new LocalGenerator({ followingSentenceChars: 100 }).compose(input)).toBe(
+      'Hyphenation is disabled in man pages by the stylesheets. [1]',
+    );
+  });
+
   it('quotes a sentence whole where one passage cuts it off and the overlapping next one holds it', async () => {
     const cutChunk =
       'The package reads its options once.\nIf the owner and user passwords are set to the same string when encrypting\nthe PDF file, the';
