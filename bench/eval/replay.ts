@@ -31,7 +31,7 @@ const scores = dumped.map(({ item, input }) => {
 });
 const show = (name: string, m: ReturnType<typeof aggregate>) =>
   console.log(
-    `${name.padEnd(8)} citesFile ${m.citesFile.toFixed(2)} citesPage ${m.citesPage.toFixed(2)} precFile ${m.citationPrecisionFile.toFixed(2)} perAnswer ${m.citationsPerAnswer.toFixed(2)} multiFound ${m.multiFound.toFixed(2)} only ${m.multiOnlyNamed.toFixed(2)} unans ${m.unanswerableNoCitation.toFixed(2)} refused ${m.answerableRefused.toFixed(2)}`,
+    `${name.padEnd(8)} citesFile ${m.citesFile.toFixed(2)} citesPage ${m.citesPage.toFixed(2)} phrase ${m.answerHasPhrase.toFixed(3)} precFile ${m.citationPrecisionFile.toFixed(2)} perAnswer ${m.citationsPerAnswer.toFixed(2)} multiFound ${m.multiFound.toFixed(2)} only ${m.multiOnlyNamed.toFixed(2)} unans ${m.unanswerableNoCitation.toFixed(2)} refused ${m.answerableRefused.toFixed(2)}`,
   );
 show('all', aggregate(scores));
 show('tune', aggregate(scores.filter((s) => !s.heldOut)));
