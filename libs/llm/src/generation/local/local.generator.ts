@@ -33,10 +33,10 @@ export interface LocalGeneratorOptions {
   /**
    * The sentence after the best one (in its passage) is part of the answer when the two together
    * have at most this many characters (default 400; 0: only when the best sentence introduces it:
-   * a colon, a very short sentence, a command line). A matching sentence often names the subject
-   * and the one after it says what is asked ("... hyphenation is disabled. groff is not smart
-   * about ..."); measured on whole sets against adding the sentence before (bench/eval/changes.md,
-   * round twenty-five).
+   * a colon, a very short sentence, a command line). The sentence that matches the question often
+   * names its subject, and the one after it says what is asked ("The cache is cleared at exit.
+   * Stale entries would be served after an upgrade."); measured on whole sets against adding the
+   * sentence before (bench/eval/changes.md, round twenty-five).
    */
   followingSentenceChars?: number;
   /**
@@ -252,7 +252,8 @@ function abortError(signal: AbortSignal): unknown {
  * of the query and how much it reads as prose (an index page matches many words, answers none).
  * The answer is the best sentence with the sentence before it when it refers back and the one
  * after it when both are short together, or the best ends in a colon, is very short or is
- * followed by the command it introduces, plus at most one more sentence that scores nearly as well; each carries its passage's marker.
+ * followed by the command it introduces, plus at most one more sentence that scores nearly as
+ * well; each carries its passage's marker.
  * When the best sentence of another page of the same document says at least half as much, both
  * pages are cited (the document is clear, the page is not); a close sentence of another document
  * the question names as much means no clear answer, and it declines.

@@ -88,28 +88,28 @@ describe('LocalGenerator', () => {
   });
 
   it('carries the sentence after the best one when the two are short together', async () => {
-    const manpages =
-      'Hyphenation is disabled in man pages by the stylesheets. The groff formatter is not smart about ' +
-      'how it does hyphenation. ' +
-      'Other settings control the fonts of headings, the indentation of lists and the width of ' +
-      'the page, which most readers leave as they are.\n';
+    const cachePage =
+      'The cache of the build tool is cleared when the program exits. Stale entries would otherwise ' +
+      'be served after an upgrade. ' +
+      'Other settings control the colours of the output, the width of progress bars and the names ' +
+      'of log files, which most users leave as they are.\n';
     const input = {
-      question: 'Why is hyphenation disabled in man pages?',
-      query: 'why hyphenation disabled man pages',
+      question: 'Why is the cache of the build tool cleared when the program exits?',
+      query: 'why cache build tool cleared program exits',
       history: [],
-      passages: [passage(1, manpages, 'manpages.pdf', '3')],
+      passages: [passage(1, cachePage, 'build-tool.pdf', '3')],
     };
     const { text } = await collect(g, input);
     expect(text).toBe(
-      'Hyphenation is disabled in man pages by the stylesheets. [1] The groff formatter is not smart about how it does hyphenation. [1]',
+      'The cache of the build tool is cleared when the program exits. [1] Stale entries would otherwise be served after an upgrade. [1]',
     );
     // 0 leaves the following sentence out unless the best one introduces it (a colon, a command)
     expect(new LocalGenerator({ followingSentenceChars: 0 }).compose(input)).toBe(
-      'Hyphenation is disabled in man pages by the stylesheets. [1]',
+      'The cache of the build tool is cleared when the program exits. [1]',
     );
     // a long pair stays one sentence: the limit counts both
     expect(new LocalGenerator({ followingSentenceChars: 100 }).compose(input)).toBe(
-      'Hyphenation is disabled in man pages by the stylesheets. [1]',
+      'The cache of the build tool is cleared when the program exits. [1]',
     );
   });
 
