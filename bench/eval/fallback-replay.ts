@@ -61,12 +61,9 @@ const firstWords = (answer: string, n: number) =>
     .slice(0, n)
     .join(' ');
 
-/** Words of a model answer the product's opening check reads before it lets the answer stream. */
-const PREFIX_WORDS = OPENING_CHECK_WORDS;
-
 /** The product's OpeningCheck (LLM_OPENING_CHECK) on a whole model answer. */
 function openingCheckReplaces(m: Item, e: Item): boolean {
-  const check = OpeningCheck.when(`${m.question} ${m.query}`, e.answer, PREFIX_WORDS);
+  const check = OpeningCheck.when(`${m.question} ${m.query}`, e.answer, OPENING_CHECK_WORDS);
   if (!check) return false;
   // Word by word, as the model writes it (one or a few tokens a chunk), so that it reads what it would.
   for (const piece of m.answer.split(/(?=\s)/)) check.push(piece);
@@ -79,7 +76,7 @@ const RULES: Record<string, (model: Item, extractive: Item) => boolean> = {
   'whole answer uses fewer': (m, e) => questionWordsUsed(m, m.answer) < questionWordsUsed(e, e.answer),
   'first sentence uses fewer': (m, e) =>
     questionWordsUsed(m, firstSentence(m.answer)) < questionWordsUsed(e, e.answer),
-  [`opening check (${PREFIX_WORDS} words)`]: openingCheckReplaces,
+  [`opening check (${OPENING_CHECK_WORDS} words)`]: openingCheckReplaces,
 };
 
 const pct = (xs: number[], q: number) => {
@@ -102,8 +99,8 @@ for (const corpus of (process.argv[2] ?? 'dev,similar').split(',')) {
   const p50p95 = (xs: number[]) =>
     `${(pct(xs, 0.5) / 1000).toFixed(1)} / ${(pct(xs, 0.95) / 1000).toFixed(1)} s`;
   console.log(
-    `${corpus}: first delta p50 / p95 ${p50p95(model.map((m) => m.ttftMs ?? 0))}; first ${PREFIX_WORDS} words written ` +
-      `${p50p95(partEnds((a) => firstWords(a, PREFIX_WORDS)))}; first sentence written ${p50p95(partEnds(firstSentence))}`,
+    `${corpus}: first delta p50 / p95 ${p50p95(model.map((m) => m.ttftMs ?? 0))}; first ${OPENING_CHECK_WORDS} words written ` +
+      `${p50p95(partEnds((a) => firstWords(a, OPENING_CHECK_WORDS)))}; first sentence written ${p50p95(partEnds(firstSentence))}`,
   );
   for (const [name, replace] of Object.entries(RULES)) {
     let single = 0;

@@ -14,8 +14,8 @@ export function stemsWithoutMarkers(text: string): Set<string> {
  * replaces the whole answer by `fallback`, the extractive answer from the same passages
  * (chosenEvidence). It is replaced when those words use none of the question's words (content
  * stems of the question and its rewritten query): the 1.5B model, given the right passages, often
- * restates a passage's opening line instead of the line that answers ("The geometry package provides
- * a flexible and easy interface ..." for "set all margins to 2cm"); an opening that shares no word
+ * restates a passage's opening line instead of the line that answers ("This manual describes the
+ * tool's features ..." for "how do I clear the cache?"); an opening that shares no word
  * with the question is that, and the model is stopped there (`replaced`). Held, not streamed: a
  * released word cannot be taken back. Only the first words are held (about one second of the
  * model's writing on 2 cores), so the first delta stays within its target (bench/eval/changes.md,
