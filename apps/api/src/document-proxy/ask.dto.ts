@@ -85,7 +85,7 @@ export class AskDto {
   @ApiProperty({
     description: 'The current question.',
     maxLength: L.questionMaxChars,
-    example: 'latex set all margins 2cm',
+    example: 'How many vacation days do new employees get?',
   })
   @IsString({ message: 'question must be a string' })
   @Matches(/\S/, { message: 'question must not be empty' })

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Matches, MaxLength } from 'class-validator';
 
 export class KeywordRoutingQueryDto {
-  @ApiProperty({ description: 'The query to classify.', example: 'latex set all margins 2cm' })
+  @ApiProperty({ description: 'The query to classify.', example: 'vacation days new employees' })
   @IsString({ message: 'q must be a string' })
   @Matches(/\S/, { message: 'q must not be empty' })
   @MaxLength(2000, { message: 'q must be at most 2000 characters' })

@@ -1,8 +1,8 @@
 /**
  * Whether a question is about one document or several, from its wording (English). A list
- * question ("Which of the accidents were fatal?", "List every report that ...") wants an answer
- * from every matching document; a comparison ("Who had more flight time: the pilot in A or the
- * pilot in B?", "Compare X and Y") from each document it names; a trend question ("How has
+ * question ("Which of the contracts were renewed?", "List every report that ...") wants an answer
+ * from every matching document; a comparison ("Which had more revenue: the store in A or the
+ * store in B?", "Compare X and Y") from each document it names; a trend question ("How has
  * Apple's total net sales changed over time?") from each of the documents it names, one per period
  * in a set of periodic reports, where one report states one quarter. Retrieval then keeps passages
  * of several documents (diversity), and the answer cites each of them.
@@ -35,7 +35,7 @@ const TREND = new RegExp(
 export function questionScope(question: string): QuestionScope {
   const q = question.replace(/\s+/g, ' ').trim();
   if (COMPARE.test(q)) return 'compare';
-  // "Who had more total flight time: the pilot in A or the pilot in B?", "Of A and B, which ... more ...?"
+  // "Which had more revenue: the store in A or the store in B?", "Of A and B, which ... more ...?"
   if (/(^|[.,:;?!]\s+)(who|which|what)\b/i.test(q) && COMPARATIVE.test(q) && /\b(or|and)\b/i.test(q))
     return 'compare';
   if (LIST.test(q)) return 'list';
@@ -43,13 +43,13 @@ export function questionScope(question: string): QuestionScope {
   return 'single';
 }
 
-/** A sentence that tells how to answer ("Give the registration numbers.", "Name the locations."). */
+/** A sentence that tells how to answer ("Give the invoice numbers.", "Name the suppliers."). */
 const INSTRUCTION =
   /^(give|name|list|provide|include|show|state|answer|cite|quote|mention|use|keep|format|reply|respond)\b/i;
 
 /**
  * The question without its answer instructions: sentences after the first that start with an
- * imperative ("Which accidents were fatal? Name the locations." -> "Which accidents were fatal?").
+ * imperative ("Which contracts were renewed? Name the suppliers." -> "Which contracts were renewed?").
  * They say what the answer should look like, not what the documents must be about.
  */
 export function withoutInstructions(question: string): string {

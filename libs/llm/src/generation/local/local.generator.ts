@@ -64,9 +64,9 @@ export interface LocalGeneratorOptions {
   /**
    * When the question names some of the passages' documents (query terms in their context: title,
    * file name, identifying terms) and the best sentence comes from a document it does not name,
-   * the best sentence of the named documents answers instead (default true). "How do I build
-   * FreeFEM with debugging enabled?" is not answered from another manual's sentence about
-   * debugging, however well its words match.
+   * the best sentence of the named documents answers instead (default true). "How do I turn on
+   * verbose logging in nginx?" is not answered from another manual's sentence about logging,
+   * however well its words match.
    */
   preferNamedDocuments?: boolean;
   /** Shares of list and compare answers (default SEVERAL_DOCUMENTS). */

@@ -24,7 +24,7 @@ interface Scored {
 
 /**
  * Deterministic rewriter: folds the subject of the conversation into the question, so a follow-up
- * like "What is its default value?" is searched together with what "it" was ("max_connections",
+ * like "What is its upper limit?" is searched together with what "it" was ("max_connections",
  * "PostgreSQL"). Subject terms come from the latest turns (newer weigh more): identifiers (`\section`,
  * `max_connections`, `HttpClient`) first, then words the user and the assistant both used, then
  * other capitalised or long words; terms the question already has are skipped. Without history

@@ -8,10 +8,10 @@ import { escapeMarkers } from './text';
  * own citation, so every document the answer draws on is cited. Documents are told apart by how
  * much of the question their context holds (`named`: the places, dates, names it mentions):
  * a comparison is about the two documents the question names most; a list about the documents
- * it names clearly more than the others ("Which accidents happened on December 8, 2007?"), or,
- * when it names none ("Which of the accidents were fatal?"), about every document whose best
+ * it names clearly more than the others ("Which invoices are dated March 3, 2024?"), or,
+ * when it names none ("Which of the contracts were renewed?"), about every document whose best
  * sentence says close to as much of the question as the best one does, unless that sentence
- * states the asked field as absent (`Amateur Built: No`). A trend question ("How has X changed over
+ * states the asked field as absent (`Renewed: No`). A trend question ("How has X changed over
  * time?") is about every document it names clearly, one sentence each, earliest period first.
  */
 export const SEVERAL_DOCUMENTS = {
