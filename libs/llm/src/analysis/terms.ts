@@ -40,6 +40,31 @@ export function stem(w: string): string {
 }
 
 /**
+ * Derivational endings that `stem` leaves on a word: the noun or adjective made from a verb or
+ * noun ("departure", "arrival", "inspector", "encryption", "periodic"). Questions ask with one form
+ * ("Where did it depart from?") and documents, forms above all, label with another
+ * (`Departure Point:`).
+ */
+const DERIVATIONAL_ENDINGS = ['ure', 'al', 'ion', 'ive', 'ance', 'ence', 'ent', 'or', 'ic', 'able', 'ible'];
+
+/**
+ * Shortest stem a derivational ending is added to; shorter ones give unrelated words (`port` ~
+ * `portal`). `-ment` and `-ant` are left out for the same reason: `depart` ~ `department`,
+ * `import` ~ `important`.
+ */
+const MIN_DERIVATION_BASE = 5;
+
+/**
+ * Whether two stems are forms of one word: one is the other plus a derivational ending
+ * (`depart` ~ `departure`, `inspect` ~ `inspector`), the shorter of at least five letters.
+ */
+export function derivedForms(a: string, b: string): boolean {
+  const [base, form] = a.length <= b.length ? [a, b] : [b, a];
+  if (base.length < MIN_DERIVATION_BASE || !form.startsWith(base)) return false;
+  return DERIVATIONAL_ENDINGS.includes(form.slice(base.length));
+}
+
+/**
  * The distinct content words of a query (normalised, no stop words, no bare numbers, at least 3
  * characters), in order: what a question is about.
  */

@@ -18,7 +18,7 @@ import {
 import { endsSentence, segmentText, startsMidSentence } from './segments';
 import { escapeMarkers } from './text';
 import { questionScope } from '../../analysis/question-scope';
-import { stem, STOP_WORDS, words } from '../../analysis/terms';
+import { derivedForms, stem, STOP_WORDS, words } from '../../analysis/terms';
 
 export interface LocalGeneratorOptions {
   /**
@@ -232,9 +232,14 @@ export interface Candidate {
 
 /** Query terms with their weights: rarer among the passages' sentences = heavier. */
 export interface WeightedQuery {
+  /** Every query term, and every other form of one the passages use, with that term's weight. */
   terms: Map<string, number>;
+  /** Sum of the query terms' weights (each term once, whatever its forms). */
   total: number;
+  /** The query terms, in order. */
   order: string[];
+  /** The query term each key of `terms` is a form of (a query term is its own). */
+  termOf: Map<string, string>;
 }
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
@@ -469,9 +474,22 @@ function weighQuery(
   asked: Set<string>,
 ): WeightedQuery {
   const order = [...new Set([...queryStems(text), ...identifiers])];
+  // Other forms of the query terms that the passages use (`departure` for "depart"): they match
+  // as the term itself, counted once with it.
+  const termOf = new Map<string, string>(order.map((t) => [t, t]));
+  const used = new Set<string>();
+  for (const c of candidates) {
+    for (const s of c.stems) used.add(s);
+    for (const s of c.context) used.add(s);
+  }
+  for (const s of used) {
+    if (termOf.has(s)) continue;
+    const t = order.find((t) => derivedForms(t, s));
+    if (t) termOf.set(s, t);
+  }
   const df = new Map<string, number>(order.map((t) => [t, 0]));
   for (const c of candidates) {
-    for (const t of new Set([...c.stems, ...c.context])) if (df.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+    for (const t of termsIn(termOf, [...c.stems, ...c.context])) df.set(t, (df.get(t) ?? 0) + 1);
   }
   const n = candidates.length;
   const terms = new Map<string, number>();
@@ -484,13 +502,23 @@ function weighQuery(
     terms.set(t, w);
     total += w;
   }
-  return { terms, total, order };
+  for (const [form, t] of termOf) if (form !== t) terms.set(form, terms.get(t) ?? 0);
+  return { terms, total, order, termOf };
+}
+
+/** The query terms that some of `stems` are forms of. */
+function termsIn(termOf: Map<string, string>, stems: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const s of stems) {
+    const t = termOf.get(s);
+    if (t !== undefined) out.add(t);
+  }
+  return out;
 }
 
 function covered(q: WeightedQuery, stems: string[]): number {
-  const present = new Set(stems);
   let sum = 0;
-  for (const [t, w] of q.terms) if (present.has(t)) sum += w;
+  for (const t of termsIn(q.termOf, stems)) sum += q.terms.get(t) ?? 0;
   return sum;
 }
 
@@ -516,7 +544,7 @@ function scoreSentence(q: WeightedQuery, c: Candidate): number {
     const b = q.order[i + 1];
     if (c.context.has(a) && c.context.has(b)) continue;
     for (let j = 0; j + 1 < c.stems.length; j++) {
-      if (c.stems[j] === a && c.stems[j + 1] === b) {
+      if (q.termOf.get(c.stems[j]) === a && q.termOf.get(c.stems[j + 1]) === b) {
         bigrams += Math.min(q.terms.get(a) ?? 0, q.terms.get(b) ?? 0);
         break;
       }

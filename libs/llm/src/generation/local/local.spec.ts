@@ -237,6 +237,23 @@ describe('LocalGenerator', () => {
     ).toEqual(['=mnesia:create_table/2', '=page.margin.top']);
   });
 
+  it("matches a question's word to the other form of it a document uses (depart ~ departure)", () => {
+    // The question asks with the verb, the page that answers uses the noun; another page shares
+    // only the question's subject.
+    const delay = 'The ferry was delayed by fog on the crossing, and the passengers were told at the pier.';
+    const voyage =
+      'The ferry is run by the harbour board and was built in 1998. Its departure was from Ardmore at ' +
+      '0630, after the morning inspection.';
+    const question = 'Where did the ferry depart from?';
+    const text = g.compose({
+      question,
+      query: question,
+      history: [],
+      passages: [passage(1, delay, 'voyage.pdf', '1'), passage(2, voyage, 'voyage.pdf', '3')],
+    });
+    expect(text).toMatch(/^Its departure was from Ardmore at 0630, after the morning inspection\. \[2\]/);
+  });
+
   it('stops when the signal is aborted', async () => {
     const ac = new AbortController();
     ac.abort();

@@ -1,0 +1,19 @@
+import { derivedForms, stem } from './terms';
+
+describe('derivedForms', () => {
+  it('relates a stem to the stem plus a derivational ending, either way round', () => {
+    expect(derivedForms(stem('depart'), stem('departure'))).toBe(true);
+    expect(derivedForms(stem('departure'), stem('departed'))).toBe(true);
+    expect(derivedForms(stem('inspect'), stem('inspector'))).toBe(true);
+    expect(derivedForms(stem('encrypt'), stem('encryption'))).toBe(true);
+  });
+
+  it('does not relate short bases, other endings or unrelated words', () => {
+    expect(derivedForms('port', 'portal')).toBe(false);
+    expect(derivedForms('margin', 'marginalia')).toBe(false);
+    expect(derivedForms('depart', 'department')).toBe(false);
+    expect(derivedForms('import', 'important')).toBe(false);
+    expect(derivedForms('table', 'tablet')).toBe(false);
+    expect(derivedForms('depart', 'depart')).toBe(false);
+  });
+});
