@@ -478,10 +478,12 @@ function weighQuery(
   // as the term itself, counted once with it.
   const termOf = new Map<string, string>(order.map((t) => [t, t]));
   const used = new Set<string>();
+  const contexts = new Set<Set<string>>(); // one per passage, shared by its sentences
   for (const c of candidates) {
     for (const s of c.stems) used.add(s);
-    for (const s of c.context) used.add(s);
+    contexts.add(c.context);
   }
+  for (const context of contexts) for (const s of context) used.add(s);
   for (const s of used) {
     if (termOf.has(s)) continue;
     const t = order.find((t) => derivedForms(t, s));
