@@ -232,6 +232,50 @@ describe('EmbeddedSearchIndex', () => {
     }
   });
 
+  it('logs a read slower than slowReadMs with what the engine was doing, and none below it', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    const slowReads = () => warn.mock.calls.map((c) => String(c[0])).filter((m) => / took \d+ ms \(/.test(m));
+    try {
+      const quiet = new EmbeddedSearchIndex({ dir, space, slowReadMs: 60_000 });
+      try {
+        await quiet.upsert([chunkRecord(9, 'slow', 'd1', 0, 'a chunk about astrolabes')]);
+        await quiet.search({
+          accountId: 9,
+          docSetNames: ['slow'],
+          text: 'astrolabes',
+          limit: 1,
+          minimumSimilarityScore: 0,
+          mode: 'bm25',
+        });
+        expect(slowReads()).toEqual([]);
+      } finally {
+        await quiet.close();
+      }
+      // every read is "slow" at 0 ms: the line names the read and the engine's state
+      const index = new EmbeddedSearchIndex({ dir, space, slowReadMs: 0 });
+      try {
+        const hits = await index.search({
+          accountId: 9,
+          docSetNames: ['slow'],
+          text: 'astrolabes',
+          limit: 1,
+          minimumSimilarityScore: 0,
+          mode: 'bm25',
+        });
+        expect(hits).toHaveLength(1);
+        expect(slowReads()).toEqual([
+          expect.stringMatching(
+            /^embedded search search took \d+ ms \(maintenance (idle|running), (none run yet|last ended \d+ ms before), \d+ runs since the handle opened, write lock (free|held \d+ ms)\)$/,
+          ),
+        ]);
+      } finally {
+        await index.close();
+      }
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('closing while the maintenance a write just started waits for the lock logs no failure and keeps every row', async () => {
     // The 200th write starts index maintenance; a close right after it took the write lock first
     // and closed the table under the queued maintenance, which then failed ("Table ... is

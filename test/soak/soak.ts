@@ -67,6 +67,12 @@ export interface SoakReport {
   heartbeatTimeouts: number;
   /** The product's own "event loop stalled" warnings: how many, the longest and its busy share. */
   stalls: { count: number; longestMs: number; longestBusy: number };
+  /**
+   * The product's own log lines of its slowest asks (which step took the time: engine reads, the
+   * model, the database) and of its slowest engine reads (what the engine was doing meanwhile).
+   */
+  slowestAsks: string[];
+  slowestReads: string[];
   final: Record<string, unknown>;
   shutdown: { code: number | null; ms: number };
 }
@@ -85,6 +91,24 @@ function stallsIn(logFile: string): SoakReport['stalls'] {
   }
   return out;
 }
+
+/** The `n` slowest of the product's log messages that `pattern` matches (group 1: message, 2: ms). */
+function slowestIn(logFile: string, pattern: RegExp, n = 3): string[] {
+  const found: Array<{ ms: number; line: string }> = [];
+  for (const line of fs.readFileSync(logFile, 'utf8').split('\n')) {
+    const m = pattern.exec(line);
+    if (m) found.push({ ms: Number(m[2]), line: m[1] });
+  }
+  return found
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, n)
+    .map((a) => a.line);
+}
+
+/** "ask: ..., N ms (stage times)": AskService's line per answer. */
+const ASK_LINE = /"(ask: [^"]*?, (\d+) ms \([^)"]*\))"/;
+/** "embedded search <read> took N ms (...)": the embedded adapter's slow-read warning. */
+const SLOW_READ_LINE = /"(embedded search [^"]*? took (\d+) ms \([^)"]*\))"/;
 
 function corpusFiles(dir: string): Array<{ key: string; body: Buffer; expect: 'COMPLETE' }> {
   return fs
@@ -499,6 +523,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   if (shutdown.code !== 0 || shutdown.ms > 30_000)
     problem(`Ctrl-C: exit ${shutdown.code} after ${shutdown.ms} ms`);
   const stalls = stallsIn(path.join(dataDir, 'app.log'));
+  const slowestAsks = slowestIn(path.join(dataDir, 'app.log'), ASK_LINE);
+  const slowestReads = slowestIn(path.join(dataDir, 'app.log'), SLOW_READ_LINE);
   if (problems.length > 0 || stalls.count > 0) {
     // the product's own log explains a problem or a stall (what ran around it): kept beside the soak log
     const kept = `${dataDir}.app.log`;
@@ -524,6 +550,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     stuckObservations,
     heartbeatTimeouts,
     stalls,
+    slowestAsks,
+    slowestReads,
     final,
     shutdown,
   };

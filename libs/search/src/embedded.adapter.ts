@@ -64,6 +64,8 @@ export interface EmbeddedSearchIndexOptions {
   reopenEveryMaintenanceRuns?: number;
   /** Give memory the engine freed back to the system after each maintenance run (SEARCH_EMBEDDED_RELEASE_MEMORY; default true). */
   releaseFreedMemory?: boolean;
+  /** Reads at least this slow are logged with the engine's state (default SLOW_READ_MS). */
+  slowReadMs?: number;
 }
 
 /** Row layout of the table (snake_case: the engine's SQL filters are case-insensitive). */
@@ -152,6 +154,9 @@ export function cleanupCutoff(now: number, keepMs: number, readFloors: Iterable<
  * 0.82x the time, and its searches took 124 ms instead of 707 (docs/benchmarks/sharepoint.md).
  */
 const REOPEN_EVERY_MAINTENANCE_RUNS = 10;
+
+/** Reads slower than this are logged with the engine's state (noteSlowRead). */
+const SLOW_READ_MS = 1000;
 
 /** MiB of engine caches when the options name none (SEARCH_EMBEDDED_CACHE_MB's default). */
 const DEFAULT_CACHE_MB = 256;
@@ -533,8 +538,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
       this.readFloors.delete(token);
       this.releaseHandle(t);
     });
+    const started = Date.now();
     try {
-      return await withDeadline(call, ms, `embedded search ${what}`);
+      const result = await withDeadline(call, ms, `embedded search ${what}`);
+      this.noteSlowRead(what, started);
+      return result;
     } catch (err) {
       if (err instanceof DeadlineExceededError) {
         this.overdueReads++;
@@ -542,6 +550,23 @@ export class EmbeddedSearchIndex implements SearchIndex {
       }
       throw this.timedOut(err, what);
     }
+  }
+
+  /**
+   * A read slower than SLOW_READ_MS is logged with what the engine was doing meanwhile, so a slow
+   * answer can be told apart as maintenance, a fresh handle's cold caches or plain CPU contention.
+   */
+  private noteSlowRead(what: string, started: number): void {
+    const ms = Date.now() - started;
+    if (ms < (this.o.slowReadMs ?? SLOW_READ_MS)) return;
+    const last = this.lastMaintenanceEnd
+      ? `last ended ${started - this.lastMaintenanceEnd} ms before`
+      : 'none run yet';
+    const lock = this.writeHeldSince === undefined ? 'free' : `held ${this.heldForMs()} ms`;
+    this.log.warn(
+      `embedded search ${what} took ${ms} ms (maintenance ${this.maintenance ? 'running' : 'idle'}, ${last}, ` +
+        `${this.runsSinceOpen} runs since the handle opened, write lock ${lock})`,
+    );
   }
 
   private async bounded<T>(p: Promise<T>, ms: number, what: string, signal?: AbortSignal): Promise<T> {

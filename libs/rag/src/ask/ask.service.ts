@@ -40,6 +40,7 @@ import type { AskCommand, AskEvent, AskResult, AskScope } from './ask.types';
 import { chunkContext, rerankDocument } from './chunk-context';
 import { CitationTracker } from './citations';
 import { endsMidSentence, sentenceContinuation, sentenceStart } from './sentence-continuation';
+import { StageTimes } from './stage-times';
 import { UsageMeter } from './usage';
 
 /** Every model name `config.model` accepts, whichever provider is configured. */
@@ -102,10 +103,12 @@ export class AskService {
    * before the checks pass.
    */
   async stream(asker: AskScope, cmd: AskCommand, signal?: AbortSignal): Promise<AsyncIterable<AskEvent>> {
+    const stages = new StageTimes();
     await this.authorize(asker, cmd.docSetNames);
+    stages.lap('authorize');
     const generator = this.generatorFor(cmd.model);
     docqaMetrics.askRequests.inc();
-    return this.run(asker, cmd, generator, signal);
+    return this.run(asker, cmd, generator, stages, signal);
   }
 
   /** The whole answer at once (the JSON response of /ask). */
@@ -162,9 +165,9 @@ export class AskService {
     asker: AskScope,
     cmd: AskCommand,
     generator: Generator,
+    stages: StageTimes,
     signal?: AbortSignal,
   ): AsyncIterable<AskEvent> {
-    const t0 = Date.now();
     const usage = new UsageMeter();
     const routing = evaluateKeywordRouting(cmd.question, {
       hasHistory: cmd.pastMessages.length > 0,
@@ -180,28 +183,35 @@ export class AskService {
       });
       usage.add(r.call);
       query = r.query.trim() || routing.query;
+      stages.lap('rewrite');
     }
     throwIfAborted(signal);
 
     const vector = await this.embedder.embedQuery(query);
+    stages.lap('embed');
     usage.add({ model: this.embedder.modelName, inputTokens: estimateTokens(query), outputTokens: 0 });
     throwIfAborted(signal);
 
     const scope = questionScope(cmd.question);
     const hits = await this.retrieve(asker, cmd, query, vector, usage, scope, signal);
+    stages.lap('retrieve');
     throwIfAborted(signal);
 
     const tracker = new CitationTracker(hits.map((h) => h.chunk));
-    const uncovered =
-      hits.length > 0 && generator.choosesExtractively
-        ? await this.uncoveredTopic(asker, cmd, query, hits)
-        : false;
+    // Both read the engine and need only the hits: run together, one engine round trip less on
+    // the answer's path (the completions go unused when the topic is not covered, the rare case).
+    const [uncovered, completions] =
+      hits.length > 0
+        ? await Promise.all([
+            generator.choosesExtractively ? this.uncoveredTopic(asker, cmd, query, hits) : false,
+            this.sentenceCompletions(asker, cmd, hits),
+          ])
+        : [false, new Map<string, { head: string; tail: string }>()];
+    stages.lap('topic check and sentence completions');
     throwIfAborted(signal);
     if (hits.length === 0 || uncovered) {
       yield { type: 'delta', text: tracker.push(NO_ANSWER_TEXT) + tracker.flush() };
     } else {
-      const completions = await this.sentenceCompletions(asker, cmd, hits);
-      throwIfAborted(signal);
       const passages: Passage[] = hits.map((h, i) => ({
         n: i + 1,
         fileName: h.chunk.fileName,
@@ -227,13 +237,14 @@ export class AskService {
       }
       const rest = tracker.flush();
       if (rest) yield { type: 'delta', text: rest };
+      stages.lap('generate');
     }
     const citations = tracker.citations();
     yield { type: 'citations', citations };
     const u = usage.toUsage();
     this.log.log(
       `ask: ${routing.skipsRewriter ? 'keyword' : 'rewritten'} query, ${hits.length} passages, ` +
-        `${citations.length} citations, ${u.calls} model calls, ${Date.now() - t0} ms`,
+        `${citations.length} citations, ${u.calls} model calls, ${stages.summary()}`,
     );
     yield { type: 'done', answer: tracker.text, usage: u };
   }
