@@ -265,7 +265,7 @@ describe('EmbeddedSearchIndex', () => {
         expect(hits).toHaveLength(1);
         expect(slowReads()).toEqual([
           expect.stringMatching(
-            /^embedded search search took \d+ ms \(maintenance (idle|running), (none run yet|last ended \d+ ms before), \d+ runs since the handle opened, write lock (free|held \d+ ms)\)$/,
+            /^embedded search search took \d+ ms \(maintenance (idle|running), (none run yet|last ended \d+ ms before), \d+ writes since, \d+ runs since the handle opened, write lock (free|held \d+ ms)\)$/,
           ),
         ]);
       } finally {

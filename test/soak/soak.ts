@@ -33,6 +33,8 @@ const EMBEDDER = process.env.DOCQA_SOAK_EMBEDDER ?? 'hashing';
  * `--cpu-prof --cpu-prof-dir=DIR` to see what held its event loop in a stall.
  */
 const NODE_ARGS = (process.env.DOCQA_SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** Keep the product's log beside the soak log even when nothing went wrong (DOCQA_SOAK_KEEP_LOG=1). */
+const KEEP_LOG = process.env.DOCQA_SOAK_KEEP_LOG === '1';
 /** Soak setting of EVENT_LOOP_STALL_WARN_MS (the product's default is 1 s). */
 const STALL_WARN_MS = 250;
 /** Soak setting of INDEXING_STALL_AFTER_MS, so a stall shows within the soak's time scale. */
@@ -525,7 +527,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const stalls = stallsIn(path.join(dataDir, 'app.log'));
   const slowestAsks = slowestIn(path.join(dataDir, 'app.log'), ASK_LINE);
   const slowestReads = slowestIn(path.join(dataDir, 'app.log'), SLOW_READ_LINE);
-  if (problems.length > 0 || stalls.count > 0) {
+  if (problems.length > 0 || stalls.count > 0 || KEEP_LOG) {
     // the product's own log explains a problem or a stall (what ran around it): kept beside the soak log
     const kept = `${dataDir}.app.log`;
     fs.copyFileSync(path.join(dataDir, 'app.log'), kept);

@@ -565,7 +565,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const lock = this.writeHeldSince === undefined ? 'free' : `held ${this.heldForMs()} ms`;
     this.log.warn(
       `embedded search ${what} took ${ms} ms (maintenance ${this.maintenance ? 'running' : 'idle'}, ${last}, ` +
-        `${this.runsSinceOpen} runs since the handle opened, write lock ${lock})`,
+        `${this.writesSinceMaintenance} writes since, ${this.runsSinceOpen} runs since the handle opened, write lock ${lock})`,
     );
   }
 
