@@ -1,7 +1,5 @@
 import * as lancedb from '@lancedb/lancedb';
 import { Logger } from '@nestjs/common';
-import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -24,6 +22,20 @@ import {
   storedAccountId,
 } from './fusion';
 import { EMBEDDED_LAYOUT_VERSION, embeddedTableName, partitionChunks } from './index-version';
+import {
+  COLUMNS,
+  FTS_COLUMN_OPTIONS,
+  FTS_COLUMNS,
+  type FtsColumn,
+  idHash,
+  PLAIN_TEXT_BOOST,
+  Row,
+  schema,
+  sqlString,
+  toChunk,
+  toRow,
+  upgradeRow,
+} from './embedded-layout';
 import { configureLanceRuntime } from './lance-runtime';
 import { PartialIndexingError, searchTimedOut } from './search.errors';
 import {
@@ -45,6 +57,8 @@ import {
   UpsertResult,
   WriteOptions,
 } from './search.port';
+
+export { FTS_COLUMN_OPTIONS, sqlString } from './embedded-layout';
 
 export interface EmbeddedSearchIndexOptions {
   /** Directory of the tables (DATA_DIR/search). */
@@ -68,26 +82,6 @@ export interface EmbeddedSearchIndexOptions {
   slowReadMs?: number;
 }
 
-/** Row layout of the table (snake_case: the engine's SQL filters are case-insensitive). */
-interface Row extends Record<string, unknown> {
-  id: string;
-  account_id: string;
-  doc_set_name: string;
-  document_id: string;
-  file_name: string;
-  page_number: string;
-  source_type: string;
-  source_id: string;
-  chunk_index: number;
-  text: string;
-  /** The chunk text again, indexed without stemming (as Elasticsearch's `text.plain`). */
-  text_plain: string;
-  doc_title: string;
-  doc_terms: string;
-  section: string;
-  vector: number[];
-}
-
 /** What started an index maintenance run (the label of docqa_search_maintenance_duration_seconds). */
 type MaintenanceTrigger = 'idle' | 'writes' | 'settle' | 'close' | 'call';
 
@@ -96,22 +90,6 @@ interface QueuedRows {
   rows: Row[];
   written?: Promise<void>;
 }
-
-const COLUMNS = [
-  'id',
-  'account_id',
-  'doc_set_name',
-  'document_id',
-  'file_name',
-  'page_number',
-  'source_type',
-  'source_id',
-  'chunk_index',
-  'text',
-  'doc_title',
-  'doc_terms',
-  'section',
-];
 
 // Before the engine's compute pool exists (it is sized once, on first use): a one-thread pool
 // deadlocks the full-text index builder (lance-runtime.ts).
@@ -162,32 +140,6 @@ const SLOW_READ_MS = 1000;
 const DEFAULT_CACHE_MB = 256;
 /** settle() keeps index maintenance to at most about 1 / (1 + this) of the time. */
 const SETTLE_DUTY_FACTOR = 4;
-function schema(dimensions: number): Schema {
-  const s = (name: string) => new Field(name, new Utf8(), false);
-  return new Schema([
-    s('id'),
-    s('account_id'),
-    s('doc_set_name'),
-    s('document_id'),
-    s('file_name'),
-    s('page_number'),
-    s('source_type'),
-    s('source_id'),
-    new Field('chunk_index', new Int32(), false),
-    s('text'),
-    s('text_plain'),
-    s('doc_title'),
-    s('doc_terms'),
-    s('section'),
-    new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), false),
-  ]);
-}
-
-/** A chunk id as 48 bits of its SHA-1: the stored-id set holds numbers, not strings (1M ids ~ 30 MB). */
-function idHash(id: string): number {
-  return createHash('sha1').update(id).digest().readUIntBE(0, 6);
-}
-
 /**
  * The engine's caches, bounded. Its defaults (6 GiB of index data, 1 GiB of file metadata) are
  * filled by every table version: each write and each maintenance run makes new files and index
@@ -204,43 +156,6 @@ function closeHandle(t: lancedb.Table, db: lancedb.Connection): void {
   t.close();
   db.close();
 }
-
-/** SQL string literal for the engine's filter language. */
-export function sqlString(v: string): string {
-  return `'${v.replace(/'/g, "''")}'`;
-}
-
-/** English analysis comparable to Elasticsearch's `english` analyser. */
-const FTS_OPTIONS = {
-  withPosition: false,
-  baseTokenizer: 'simple' as const,
-  language: 'English',
-  stem: true,
-  removeStopWords: true,
-  lowercase: true,
-  asciiFolding: true,
-  maxTokenLength: 64,
-};
-
-/**
- * Columns with a full-text index and their analysis: the chunk text, stemmed and plain, and the
- * document context fields. The plain column is like Elasticsearch's `standard` analyser of
- * `text.plain` (exact word forms) except that stop words are dropped: keeping them gave the same
- * hybrid quality on SciFact and dev and slower hybrid searches (docs/benchmarks/search.md, "The
- * plain text column").
- */
-export const FTS_COLUMN_OPTIONS = {
-  text: FTS_OPTIONS,
-  text_plain: { ...FTS_OPTIONS, stem: false },
-  section: FTS_OPTIONS,
-  doc_title: FTS_OPTIONS,
-  doc_terms: FTS_OPTIONS,
-};
-type FtsColumn = keyof typeof FTS_COLUMN_OPTIONS;
-const FTS_COLUMNS = Object.keys(FTS_COLUMN_OPTIONS) as FtsColumn[];
-
-/** The plain column's weight beside the stemmed text (Elasticsearch's `text.plain^0.5`). */
-const PLAIN_TEXT_BOOST = 0.5;
 
 /**
  * One row the read probe of `health` searches for, so the probe runs the real search path (the
@@ -1076,64 +991,4 @@ export class EmbeddedSearchIndex implements SearchIndex {
       release();
     }
   }
-}
-
-function toRow(c: ChunkRecord): Row {
-  return {
-    id: chunkId(c.documentId, c.chunkIndex, c.generation),
-    account_id: storedAccountId(c.accountId),
-    doc_set_name: c.docSetName,
-    document_id: c.documentId,
-    file_name: c.fileName,
-    page_number: c.pageNumber,
-    source_type: c.sourceType,
-    source_id: c.sourceId,
-    chunk_index: c.chunkIndex,
-    text: c.text,
-    text_plain: c.text,
-    doc_title: c.documentTitle ?? '',
-    doc_terms: c.documentTerms ?? '',
-    section: c.section ?? '',
-    vector: c.embedding,
-  };
-}
-
-/** A row of an older layout as a row of this one (missing text columns empty). */
-function upgradeRow(r: Record<string, unknown>): Row {
-  const text = (k: string) => (typeof r[k] === 'string' ? (r[k] as string) : '');
-  return {
-    id: text('id'),
-    account_id: text('account_id'),
-    doc_set_name: text('doc_set_name'),
-    document_id: text('document_id'),
-    file_name: text('file_name'),
-    page_number: text('page_number'),
-    source_type: text('source_type'),
-    source_id: text('source_id'),
-    chunk_index: Number(r.chunk_index),
-    text: text('text'),
-    text_plain: text('text'),
-    doc_title: text('doc_title'),
-    doc_terms: text('doc_terms'),
-    section: text('section'),
-    vector: Array.from(r.vector as ArrayLike<number>),
-  };
-}
-
-function toChunk(r: Row): StoredChunk {
-  return {
-    id: r.id,
-    accountId: Number(r.account_id),
-    docSetName: r.doc_set_name,
-    documentId: r.document_id,
-    fileName: r.file_name,
-    pageNumber: r.page_number,
-    sourceType: r.source_type,
-    sourceId: r.source_id,
-    chunkIndex: Number(r.chunk_index),
-    text: r.text,
-    documentTitle: r.doc_title,
-    documentTerms: r.doc_terms,
-    section: r.section,
-  };
 }
