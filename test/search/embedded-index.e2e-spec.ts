@@ -265,7 +265,7 @@ describe('EmbeddedSearchIndex', () => {
         expect(hits).toHaveLength(1);
         expect(slowReads()).toEqual([
           expect.stringMatching(
-            /^embedded search search took \d+ ms \(maintenance (idle|running), (none run yet|last ended \d+ ms before), \d+ writes since, \d+ runs since the handle opened, write lock (free|held \d+ ms)\)$/,
+            /^embedded search search took \d+ ms \(maintenance (idle|running), (none run yet|last ended \d+ ms before), \d+ writes \(\d+ rows\) since, \d+ runs since the handle opened, write lock (free|held \d+ ms)\)$/,
           ),
         ]);
       } finally {
@@ -336,6 +336,37 @@ describe('EmbeddedSearchIndex', () => {
       // every instant. Unbounded they reached 145 MB here.
       expect(Math.max(...sizes)).toBeLessThanOrEqual(2 * bound);
     } finally {
+      await index.close();
+    }
+  });
+
+  it('runs index maintenance once the rows written since the last run reach a tenth of the table (at least 500), writes never pausing', async () => {
+    const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 600_000 });
+    let n = 0;
+    const rows = (count: number) =>
+      Array.from({ length: count }, () => chunkRecord(7, 'rows', `r${n}`, 0, `row ${n++} about sextants`));
+    const maintenanceRuns = jest.spyOn(index, 'optimize');
+    // the run a write starts is awaited by settle (nothing else is pending after it)
+    const ran = async () => {
+      await index.settle();
+      return maintenanceRuns.mock.calls.length;
+    };
+    try {
+      for (let i = 0; i < 4; i++) await index.upsert(rows(120)); // 480 rows: under the floor of 500
+      expect(maintenanceRuns).not.toHaveBeenCalled();
+      await index.upsert(rows(20)); // 500
+      expect(maintenanceRuns).toHaveBeenCalledWith('rows');
+      expect(await ran()).toBe(1);
+      await index.upsert(rows(5500)); // one write past the floor: a run, after which the table holds 6,000 rows
+      expect(await ran()).toBe(2);
+      for (let i = 0; i < 11; i++) await index.upsert(rows(50)); // 550, under a tenth of 6,000
+      expect(maintenanceRuns).toHaveBeenCalledTimes(2);
+      await index.upsert(rows(60)); // 610
+      expect(await ran()).toBe(3);
+      expect(maintenanceRuns.mock.calls.map((c) => c[0])).toEqual(['rows', 'rows', 'rows']);
+      expect((await index.stats(7)).chunks).toBe(6610);
+    } finally {
+      maintenanceRuns.mockRestore();
       await index.close();
     }
   });

@@ -83,7 +83,7 @@ export interface EmbeddedSearchIndexOptions {
 }
 
 /** What started an index maintenance run (the label of docqa_search_maintenance_duration_seconds). */
-type MaintenanceTrigger = 'idle' | 'writes' | 'settle' | 'close' | 'call';
+type MaintenanceTrigger = 'idle' | 'writes' | 'rows' | 'settle' | 'close' | 'call';
 
 /** Rows of one upsert call waiting to be written; `written` once a lock holder took them. */
 interface QueuedRows {
@@ -101,6 +101,16 @@ const WRITE_BATCH = 5000;
 const MAINTENANCE_EVERY_WRITES = 200;
 /** ... and at least one write call per this many stored rows (100,000 rows: every 1,000 writes). */
 const ROWS_PER_MAINTENANCE_WRITE = 100;
+/**
+ * ... and once the rows written since the last run reach this share of the table (at least
+ * UNINDEXED_ROWS_MIN): rows not yet in the indices are searched flat, so every search pays for
+ * each of them (20 ms on a maintained table of 3,000 rows, 90-170 ms with 500-1,000 rows unindexed,
+ * on an idle machine), while a run costs in proportion to the table (0.3 s at 3,000 rows, 1.6 s at
+ * 30,000; docs/decisions.md). On a small table writes of many rows reached thousands unindexed
+ * before MAINTENANCE_EVERY_WRITES; on a large one the write count decides as before.
+ */
+const UNINDEXED_SHARE = 0.1;
+const UNINDEXED_ROWS_MIN = 500;
 /**
  * Table versions younger than this survive maintenance. Every write makes a version, and
  * maintenance reads the versions it keeps: kept 10 minutes, a library indexed at 70 writes/s made
@@ -206,6 +216,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
   /** Write calls since index maintenance last started, and whether it is running (scheduleOptimize). */
   private writesSinceMaintenance = 0;
   private maintenanceEvery = MAINTENANCE_EVERY_WRITES;
+  /** Rows written since index maintenance last started, and the table's rows at its last run. */
+  private rowsSinceMaintenance = 0;
+  private rowsAtMaintenance = 0;
   /** The maintenance run in progress, if any (settle waits for it). */
   private maintenance?: Promise<void>;
   /** When the last maintenance ended and how long it took (settle's pacing). */
@@ -480,7 +493,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const lock = this.writeHeldSince === undefined ? 'free' : `held ${this.heldForMs()} ms`;
     this.log.warn(
       `embedded search ${what} took ${ms} ms (maintenance ${this.maintenance ? 'running' : 'idle'}, ${last}, ` +
-        `${this.writesSinceMaintenance} writes since, ${this.runsSinceOpen} runs since the handle opened, write lock ${lock})`,
+        `${this.writesSinceMaintenance} writes (${this.rowsSinceMaintenance} rows) since, ${this.runsSinceOpen} runs since the handle opened, write lock ${lock})`,
     );
   }
 
@@ -505,7 +518,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     );
     if (valid.length) {
       await this.groupWrite(valid.map(toRow), o.signal);
-      this.scheduleOptimize();
+      this.scheduleOptimize(valid.length);
     }
     if (failures.length) throw new PartialIndexingError(valid.length, failures);
     return { indexed: valid.length };
@@ -786,12 +799,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * every fragment, so a library of small documents indexed without a pause made each write
    * slower than the one before it.
    */
-  private scheduleOptimize(): void {
+  private scheduleOptimize(rows = 0): void {
     if (this.closed) return;
     clearTimeout(this.optimizeTimer);
-    if (++this.writesSinceMaintenance >= this.maintenanceEvery && !this.maintenance) {
+    this.rowsSinceMaintenance += rows;
+    const byWrites = ++this.writesSinceMaintenance >= this.maintenanceEvery;
+    const byRows =
+      this.rowsSinceMaintenance >= Math.max(UNINDEXED_ROWS_MIN, UNINDEXED_SHARE * this.rowsAtMaintenance);
+    if ((byWrites || byRows) && !this.maintenance) {
       this.optimizeTimer = undefined;
-      void this.runMaintenance('writes');
+      void this.runMaintenance(byWrites ? 'writes' : 'rows');
       return;
     }
     this.optimizeTimer = setTimeout(() => {
@@ -803,6 +820,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   private runMaintenance(trigger: MaintenanceTrigger): Promise<void> {
     this.writesSinceMaintenance = 0;
+    this.rowsSinceMaintenance = 0;
     this.maintenance = this.optimize(trigger)
       .catch((err: Error) => this.log.warn(`index maintenance failed: ${err.message}`))
       .finally(() => (this.maintenance = undefined));
@@ -850,6 +868,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
         // Compaction rewrites the table's small fragments, the compacted ones included, so its
         // cost grows with the table: the larger the table, the more writes between two runs.
         const rows = await t.countRows();
+        this.rowsAtMaintenance = rows;
         this.maintenanceEvery = Math.max(
           MAINTENANCE_EVERY_WRITES,
           Math.round(rows / ROWS_PER_MAINTENANCE_WRITE),
