@@ -106,8 +106,9 @@ const ROWS_PER_MAINTENANCE_WRITE = 100;
  * UNINDEXED_ROWS_MIN): rows not yet in the indices are searched flat, so every search pays for
  * each of them (20 ms on a maintained table of 3,000 rows, 90-170 ms with 500-1,000 rows unindexed,
  * on an idle machine), while a run costs in proportion to the table (0.3 s at 3,000 rows, 1.6 s at
- * 30,000; docs/decisions.md). On a small table writes of many rows reached thousands unindexed
- * before MAINTENANCE_EVERY_WRITES; on a large one the write count decides as before.
+ * 30,000). On a small table writes of many rows reached thousands unindexed before
+ * MAINTENANCE_EVERY_WRITES; on a large one the write count decides as before. Searches during a bulk
+ * write: 1.7-2x faster at p50 (docs/benchmarks/search.md, "Searches while the embedded engine is written to").
  */
 const UNINDEXED_SHARE = 0.1;
 const UNINDEXED_ROWS_MIN = 500;
@@ -804,8 +805,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
     clearTimeout(this.optimizeTimer);
     this.rowsSinceMaintenance += rows;
     const byWrites = ++this.writesSinceMaintenance >= this.maintenanceEvery;
+    // paced as settle is (at most about a fifth of the time in maintenance): on a fast writer the
+    // rule would otherwise keep the write lock busy with runs
     const byRows =
-      this.rowsSinceMaintenance >= Math.max(UNINDEXED_ROWS_MIN, UNINDEXED_SHARE * this.rowsAtMaintenance);
+      this.rowsSinceMaintenance >= Math.max(UNINDEXED_ROWS_MIN, UNINDEXED_SHARE * this.rowsAtMaintenance) &&
+      Date.now() >= this.lastMaintenanceEnd + SETTLE_DUTY_FACTOR * this.lastMaintenanceMs;
     if ((byWrites || byRows) && !this.maintenance) {
       this.optimizeTimer = undefined;
       void this.runMaintenance(byWrites ? 'writes' : 'rows');
