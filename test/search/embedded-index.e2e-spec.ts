@@ -234,19 +234,20 @@ describe('EmbeddedSearchIndex', () => {
 
   it('logs a read slower than slowReadMs with what the engine was doing, and none below it', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn');
+    const query = {
+      accountId: 9,
+      docSetNames: ['slow'],
+      text: 'astrolabes',
+      limit: 1,
+      minimumSimilarityScore: 0,
+      mode: 'bm25' as const,
+    };
     const slowReads = () => warn.mock.calls.map((c) => String(c[0])).filter((m) => / took \d+ ms \(/.test(m));
     try {
       const quiet = new EmbeddedSearchIndex({ dir, space, slowReadMs: 60_000 });
       try {
         await quiet.upsert([chunkRecord(9, 'slow', 'd1', 0, 'a chunk about astrolabes')]);
-        await quiet.search({
-          accountId: 9,
-          docSetNames: ['slow'],
-          text: 'astrolabes',
-          limit: 1,
-          minimumSimilarityScore: 0,
-          mode: 'bm25',
-        });
+        await quiet.search(query);
         expect(slowReads()).toEqual([]);
       } finally {
         await quiet.close();
@@ -254,14 +255,7 @@ describe('EmbeddedSearchIndex', () => {
       // every read is "slow" at 0 ms: the line names the read and the engine's state
       const index = new EmbeddedSearchIndex({ dir, space, slowReadMs: 0 });
       try {
-        const hits = await index.search({
-          accountId: 9,
-          docSetNames: ['slow'],
-          text: 'astrolabes',
-          limit: 1,
-          minimumSimilarityScore: 0,
-          mode: 'bm25',
-        });
+        const hits = await index.search(query);
         expect(hits).toHaveLength(1);
         expect(slowReads()).toEqual([
           expect.stringMatching(
