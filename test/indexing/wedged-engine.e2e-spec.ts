@@ -3,8 +3,9 @@
 // warning), and the data directory is seeded just below the data-size cliff, so the product's
 // first index maintenance deadlocks inside the engine exactly as it did for the issue's user. The
 // product runs as `npm start` in a child process. Then:
-// - steps fail at their deadlines as retryable activity failures and free their worker slot (two
-//   slots only, so a held slot would block everything): another account's listing still runs;
+// - steps that write fail as retryable activity failures and free their worker slot (two slots
+//   only, so a held slot would block everything): once the write lock has been held past a
+//   writer's wait they fail before embedding anything, so another account's listing still runs;
 // - /ask answers 503 within its read deadline instead of hanging;
 // - /health and /health/ready answer 503 naming `search`;
 // - SIGTERM ends the process within 30 s with a line naming what did not stop;
@@ -183,8 +184,8 @@ describe('a wedged embedded engine (issue #13)', () => {
     expect(ask.status).toBe(503);
     expect(ask.body.errorCode).toBe('DEPENDENCY_UNAVAILABLE');
 
-    // Steps that wait on the engine fail at their deadline (retryable) and free their slot: with two
-    // slots, another account's run still lists and plans its files.
+    // Steps that write fail (retryable) and free their slot: with two slots, another account's run
+    // still lists and plans its files.
     expect(
       (await c.post(paths.index, { docSetName: 'late', credentials: credentials('ntsb/') }, { token: late }))
         .status,
@@ -200,7 +201,7 @@ describe('a wedged embedded engine (issue #13)', () => {
       120_000,
     );
     const failures = await until(
-      'a step to fail at its deadline',
+      'a step to fail without embedding what the engine cannot take',
       async () => {
         const found: string[] = [];
         for await (const wf of temporal.workflow.list({
@@ -212,14 +213,17 @@ describe('a wedged embedded engine (issue #13)', () => {
             if (msg) found.push(`${a.activityType?.name}: ${msg}`);
           }
         }
-        return found.some((m) => /did not answer in time/.test(m)) ? found : undefined;
+        return found.some((m) => /is not accepting writes/.test(m)) ? found : undefined;
       },
       120_000,
       3000,
     );
     expect(failures.join('\n')).toMatch(
       // the write step of a small document (one step) or of a large one (the chunk step)
-      /(indexSmallDocument|indexDocumentChunks): Search engine did not answer in time/,
+      /(indexSmallDocument|indexDocumentChunks): Search engine is not accepting writes/,
+    );
+    expect(fs.readFileSync(env.LOG_FILE, 'utf8')).toMatch(
+      /not written, the search engine is not accepting writes \(the write lock has been held for \d+ ms\)/,
     );
 
     // Shutdown is bounded and names what did not stop.

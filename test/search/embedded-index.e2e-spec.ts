@@ -270,6 +270,30 @@ describe('EmbeddedSearchIndex', () => {
     }
   });
 
+  it('reports writes blocked while a write runs past its deadline, and not once it has ended', async () => {
+    // A 1 ms write deadline: the caller is answered at once while the engine call goes on, holding
+    // the write lock; indexing then stops embedding batches no write could take.
+    const index = new EmbeddedSearchIndex({ dir, space, deadlines: { writeMs: 1 } });
+    try {
+      expect(index.writesBlocked()).toBeUndefined();
+      const rows = Array.from({ length: 2000 }, (_, i) =>
+        chunkRecord(7, 'blocked', `d${i}`, 0, `blocked write number ${i} about lighthouses`),
+      );
+      await expect(index.upsert(rows)).rejects.toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
+      expect(index.writesBlocked()).toBe('1 write(s) running past their deadline');
+      const health = await index.health();
+      expect(health).toMatchObject({ up: false, write: 'down' });
+      expect(health.detail).toContain('1 write(s) running past their deadline');
+      const deadline = Date.now() + 60_000;
+      while (index.writesBlocked() !== undefined && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(index.writesBlocked()).toBeUndefined();
+      expect((await index.stats(7)).chunks).toBe(2000);
+    } finally {
+      await index.close();
+    }
+  });
+
   it('closing while the maintenance a write just started waits for the lock logs no failure and keeps every row', async () => {
     // The 200th write starts index maintenance; a close right after it took the write lock first
     // and closed the table under the queued maintenance, which then failed ("Table ... is

@@ -593,6 +593,11 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     };
   }
 
+  /** A cluster's state costs a call: each write finds out for itself, within its own deadline. */
+  writesBlocked(): string | undefined {
+    return undefined;
+  }
+
   /**
    * Read probe: a count on the chunk alias (a real query through the search thread pool; it also
    * answers before the index is set up). Write probe: one small document written to

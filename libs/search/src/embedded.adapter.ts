@@ -903,11 +903,19 @@ export class EmbeddedSearchIndex implements SearchIndex {
     docqaMetrics.searchMaintenanceDuration.observe({ trigger }, this.lastMaintenanceMs / 1000);
   }
 
+  writesBlocked(): string | undefined {
+    if (this.overdueWrites > 0) return `${this.overdueWrites} write(s) running past their deadline`;
+    if (this.heldForMs() > this.deadlines.lockMs)
+      return `the write lock has been held for ${this.heldForMs()} ms`;
+    if (!fs.existsSync(this.o.dir)) return 'data directory missing';
+    return undefined;
+  }
+
   /**
    * Read probe: a filtered query through the engine's scan path (it decodes on the engine's
    * compute pool, the part that wedged in issue #13); none is started while an earlier read is
-   * still running past its deadline, so probes never pile up on a wedged engine. Write probe: no write is running past its deadline and the write lock has not
-   * been held longer than a waiting writer may wait (`lockMs`), so a write would get its turn.
+   * still running past its deadline, so probes never pile up on a wedged engine. Write probe:
+   * `writesBlocked` finds nothing, so a write would get its turn.
    */
   async health(o: { timeoutMs?: number } = {}): Promise<EngineHealth> {
     const ms = o.timeoutMs ?? 3000;
@@ -943,18 +951,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
         problems.push(`no read answered within ${ms} ms`);
       }
     }
-    let write: ProbeStatus = 'up';
-    if (this.overdueWrites > 0) {
-      write = 'down';
-      problems.push(`${this.overdueWrites} write(s) running past their deadline`);
-    } else if (this.heldForMs() > this.deadlines.lockMs) {
-      write = 'down';
-      problems.push(`the write lock has been held for ${this.heldForMs()} ms`);
-    }
-    if (!fs.existsSync(this.o.dir)) {
-      write = 'down';
-      problems.push('data directory missing');
-    }
+    const blocked = this.writesBlocked();
+    const write: ProbeStatus = blocked ? 'down' : 'up';
+    if (blocked) problems.push(blocked);
     const up = read === 'up' && write === 'up';
     return {
       engine: this.engine,

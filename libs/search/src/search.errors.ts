@@ -31,3 +31,11 @@ export class PartialIndexingError extends Error {
 export function searchTimedOut(): DomainError {
   return new DomainError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Search engine did not answer in time');
 }
+
+/**
+ * The error of a write not tried because the engine is known not to take one now (see
+ * SearchIndex.writesBlocked): DEPENDENCY_UNAVAILABLE, retryable like a missed deadline.
+ */
+export function searchWritesBlocked(): DomainError {
+  return new DomainError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Search engine is not accepting writes');
+}

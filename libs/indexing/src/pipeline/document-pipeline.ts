@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
-import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
+import { ChunkRecord, SEARCH_INDEX, SearchIndex, searchWritesBlocked } from '@docqa/search';
 import { DocumentChunk, contextFields } from '../chunking/document-chunks';
 import type { DocumentContext } from '../chunking/document-context';
 import { documentPreparer } from '../chunking/document-preparer';
@@ -78,6 +78,8 @@ export function chunkRecords(
  */
 @Injectable()
 export class DocumentPipeline {
+  private readonly logger = new Logger('DocumentPipeline');
+
   constructor(
     private readonly store: DocumentLifecycleStore,
     private readonly runs: RunStore,
@@ -132,6 +134,7 @@ export class DocumentPipeline {
       return { outcome: 'large', pageCount: pages.length };
     }
     const generation = doc.servedGeneration === null ? 0 : doc.servedGeneration + 1;
+    this.assertWritable(doc);
     await this.dropUnservedChunks(doc, signal);
     await this.store.savePages(documentId, pages, meta, { count: chunks.length, generation });
     const written = await this.writeChunks(doc, runId, context, chunks, generation, 0, o);
@@ -231,6 +234,7 @@ export class DocumentPipeline {
     });
     const generation = doc.servedGeneration === null ? 0 : doc.servedGeneration + 1;
     const next = Math.min(Math.max(o.resumeFrom ?? 0, 0), chunks.length);
+    this.assertWritable(doc);
     if (next === 0) await this.dropUnservedChunks(doc, o.signal);
     if (doc.chunkCount !== chunks.length || doc.chunkGeneration !== generation)
       await this.store.setChunkCount(documentId, chunks.length, generation);
@@ -256,6 +260,7 @@ export class DocumentPipeline {
     let next = from;
     while (next < chunks.length) {
       signal?.throwIfAborted();
+      this.assertWritable(doc);
       const batch = chunks.slice(next, next + UPSERT_BATCH);
       const vectors: number[][] = [];
       for (let i = 0; i < batch.length; i += EMBED_BATCH) {
@@ -337,6 +342,21 @@ export class DocumentPipeline {
    * `chunk_count`/`chunk_generation` describe the latest generation written; nothing to do when
    * it is the served one, or when nothing was written (null count: the costly delete is skipped).
    */
+  /**
+   * Fails the step at once (retryable) when the engine is known not to take a write now: embedding
+   * a batch it cannot take would only be thrown away at its write lock, and waiting there would
+   * keep this worker slot from steps that need no engine, such as another account's listing
+   * (issue #13).
+   */
+  private assertWritable(doc: DocumentRow): void {
+    const blocked = this.search.writesBlocked();
+    if (!blocked) return;
+    this.logger.warn(
+      `document ${doc.id}: not written, the search engine is not accepting writes (${blocked})`,
+    );
+    throw searchWritesBlocked();
+  }
+
   private async dropUnservedChunks(doc: DocumentRow, signal?: AbortSignal): Promise<void> {
     if (doc.chunkCount === null) return;
     const accountId = doc.accountId;
