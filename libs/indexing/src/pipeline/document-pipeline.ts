@@ -338,11 +338,6 @@ export class DocumentPipeline {
   }
 
   /**
-   * Deletes the chunks of a generation that was written (or partly written) but is not served.
-   * `chunk_count`/`chunk_generation` describe the latest generation written; nothing to do when
-   * it is the served one, or when nothing was written (null count: the costly delete is skipped).
-   */
-  /**
    * Fails the step at once (retryable) when the engine is known not to take a write now: embedding
    * a batch it cannot take would only be thrown away at its write lock, and waiting there would
    * keep this worker slot from steps that need no engine, such as another account's listing
@@ -357,6 +352,11 @@ export class DocumentPipeline {
     throw searchWritesBlocked();
   }
 
+  /**
+   * Deletes the chunks of a generation that was written (or partly written) but is not served.
+   * `chunk_count`/`chunk_generation` describe the latest generation written; nothing to do when
+   * it is the served one, or when nothing was written (null count: the costly delete is skipped).
+   */
   private async dropUnservedChunks(doc: DocumentRow, signal?: AbortSignal): Promise<void> {
     if (doc.chunkCount === null) return;
     const accountId = doc.accountId;
