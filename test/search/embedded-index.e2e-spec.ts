@@ -280,10 +280,8 @@ describe('EmbeddedSearchIndex', () => {
         chunkRecord(7, 'blocked', `d${i}`, 0, `blocked write number ${i} about lighthouses`),
       );
       await expect(index.upsert(rows)).rejects.toMatchObject({ code: 'DEPENDENCY_UNAVAILABLE' });
+      // asked at once: the engine call writing 2,000 rows is still running
       expect(index.writesBlocked()).toBe('1 write(s) running past their deadline');
-      const health = await index.health();
-      expect(health).toMatchObject({ up: false, write: 'down' });
-      expect(health.detail).toContain('1 write(s) running past their deadline');
       const deadline = Date.now() + 60_000;
       while (index.writesBlocked() !== undefined && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));
