@@ -907,7 +907,6 @@ export class EmbeddedSearchIndex implements SearchIndex {
     if (this.overdueWrites > 0) return `${this.overdueWrites} write(s) running past their deadline`;
     if (this.heldForMs() > this.deadlines.lockMs)
       return `the write lock has been held for ${this.heldForMs()} ms`;
-    if (!fs.existsSync(this.o.dir)) return 'data directory missing';
     return undefined;
   }
 
@@ -951,7 +950,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
         problems.push(`no read answered within ${ms} ms`);
       }
     }
-    const blocked = this.writesBlocked();
+    // the data directory is looked at here, not in writesBlocked, which indexing asks per batch
+    const blocked =
+      this.writesBlocked() ?? (fs.existsSync(this.o.dir) ? undefined : 'data directory missing');
     const write: ProbeStatus = blocked ? 'down' : 'up';
     if (blocked) problems.push(blocked);
     const up = read === 'up' && write === 'up';
