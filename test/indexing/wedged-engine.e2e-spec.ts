@@ -5,7 +5,8 @@
 // product runs as `npm start` in a child process. Then:
 // - steps that write fail as retryable activity failures and free their worker slot (two slots
 //   only, so a held slot would block everything): once the write lock has been held past a
-//   writer's wait they fail before embedding anything, so another account's listing still runs;
+//   writer's wait they fail before embedding anything, so another account's listing still runs,
+//   and each asks for a wait before its next attempt that doubles (SEARCH_BLOCKED_RETRY_MS);
 // - /ask answers 503 within its read deadline instead of hanging;
 // - /health and /health/ready answer 503 naming `search`;
 // - SIGTERM ends the process within 30 s with a line naming what did not stop;
@@ -25,6 +26,8 @@ const SIMILAR = sharedDir('corpus', 'similar');
 const HEALTH = '/api/v1/document_proxy/health';
 const READY = '/api/v1/document_proxy/health/ready';
 const ASK = '/api/v1/document_proxy/ask';
+// The first wait before a step the engine would not take writes for is tried again (doubling).
+const BLOCKED_RETRY_MS = 3000;
 
 function seedBelowTheCliff(dataDir: string): Promise<string> {
   // 20 rounds of the indexing write pattern (6,912 chunks) without their last maintenance: the
@@ -111,6 +114,7 @@ describe('a wedged embedded engine (issue #13)', () => {
       S3_REGION: 'us-east-1',
       WORKER_MAX_CONCURRENT_ACTIVITIES: '2',
       SEARCH_LOCK_TIMEOUT_MS: '4000',
+      SEARCH_BLOCKED_RETRY_MS: String(BLOCKED_RETRY_MS),
       SEARCH_WRITE_TIMEOUT_MS: '8000',
       SEARCH_READ_TIMEOUT_MS: '3000',
       SEARCH_MAINTENANCE_TIMEOUT_MS: '10000',
@@ -210,7 +214,13 @@ describe('a wedged embedded engine (issue #13)', () => {
           const d = await temporal.workflow.getHandle(wf.workflowId, wf.runId).describe();
           for (const a of d.raw.pendingActivities ?? []) {
             const msg = a.lastFailure?.message ?? '';
-            if (msg) found.push(`${a.activityType?.name}: ${msg}`);
+            if (!msg) continue;
+            // the failed attempt is the one before `attempt`; its wait doubles from the first
+            const wait = a.lastFailure?.applicationFailureInfo?.nextRetryDelay;
+            const waitMs = wait ? Number(wait.seconds ?? 0) * 1000 + Math.round((wait.nanos ?? 0) / 1e6) : 0;
+            found.push(
+              `${a.activityType?.name}: ${msg} (attempt ${(a.attempt ?? 1) - 1}, retried after ${waitMs} ms)`,
+            );
           }
         }
         return found.some((m) => /is not accepting writes/.test(m)) ? found : undefined;
@@ -222,6 +232,12 @@ describe('a wedged embedded engine (issue #13)', () => {
       // the write step of a small document (one step) or of a large one (the chunk step)
       /(indexSmallDocument|indexDocumentChunks): Search engine is not accepting writes/,
     );
+    // Each such failure asks for its wait, so the step's attempts last while the engine is blocked.
+    for (const m of failures.filter((f) => /is not accepting writes/.test(f))) {
+      const [, attempt, waitMs] = /\(attempt (\d+), retried after (\d+) ms\)$/.exec(m) ?? ['', '0', '0'];
+      expect(Number(attempt)).toBeGreaterThanOrEqual(1);
+      expect(Number(waitMs)).toBe(Math.min(BLOCKED_RETRY_MS * 2 ** (Number(attempt) - 1), 120_000));
+    }
     expect(fs.readFileSync(env.LOG_FILE, 'utf8')).toMatch(
       /not written, the search engine is not accepting writes \(the write lock has been held for \d+ ms\)/,
     );

@@ -53,6 +53,7 @@ export interface AppConfig {
   searchReadTimeoutMs: number;
   searchWriteTimeoutMs: number;
   searchLockTimeoutMs: number;
+  searchBlockedRetryMs: number;
   searchMaintenanceTimeoutMs: number;
   searchEmbeddedCacheMb: number;
   searchEmbeddedReleaseMemory: boolean;

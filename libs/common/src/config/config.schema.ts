@@ -243,6 +243,13 @@ export const CONFIG_VARIABLES = [
       'Embedded engine: longest wait for its write lock (writes and index maintenance take turns). Past it the write fails as retryable.',
   },
   {
+    name: 'SEARCH_BLOCKED_RETRY_MS',
+    kind: 'int',
+    default: '15000',
+    description:
+      'Indexing: first wait before a step is tried again when the search engine was not accepting writes (a write past its deadline, the write lock held past SEARCH_LOCK_TIMEOUT_MS). Doubles per attempt up to 2 minutes, so a document outlasts about ten minutes of a blocked engine without holding a worker slot.',
+  },
+  {
     name: 'SEARCH_MAINTENANCE_TIMEOUT_MS',
     kind: 'int',
     default: '600000',

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { activityMonitor, DomainError, ErrorCode } from '@docqa/common';
+import { SearchWritesBlockedError } from '@docqa/search';
 import { SourceError } from '@docqa/sources';
 import { DEPENDENCY_UNAVAILABLE_FAILURE, RUN_FAILURE } from '@docqa/workflow-contract';
 import { DocumentRejectedError } from '../extraction/document-rejected.error';
@@ -20,7 +21,32 @@ export async function asActivity<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function toFailure(err: unknown): unknown {
+/**
+ * The longest wait before the next attempt of a step the search engine did not take writes for: the
+ * write activities' `maximumInterval` doubled, so their eight attempts outlast about ten minutes of a
+ * blocked engine, and a step resumes within two minutes of the engine taking writes again.
+ */
+export const BLOCKED_RETRY_MAX_MS = 120_000;
+
+/** The wait before attempt `attempt + 1` of a step that failed as SearchWritesBlockedError. */
+export function blockedRetryDelayMs(firstMs: number, attempt: number): number {
+  return Math.min(firstMs * 2 ** Math.max(0, attempt - 1), BLOCKED_RETRY_MAX_MS);
+}
+
+/**
+ * `attempt` is the failing attempt's number (Temporal's `info.attempt`, from 1): it spaces the
+ * retries of a step whose write the engine would not take.
+ */
+export function toFailure(err: unknown, attempt = 1): unknown {
+  if (err instanceof SearchWritesBlockedError)
+    // Failing at once frees the worker slot (issue #13); the wait keeps the step's attempts for the
+    // minutes an engine stays blocked instead of spending them in the policy's first seconds.
+    return ApplicationFailure.create({
+      type: DEPENDENCY_UNAVAILABLE_FAILURE,
+      message: err.message,
+      nonRetryable: false,
+      nextRetryDelay: blockedRetryDelayMs(err.retryAfterMs, attempt),
+    });
   if (err instanceof DocumentRejectedError || err instanceof SourceEmptyError || err instanceof RunGoneError)
     return ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: true });
   if (err instanceof SourceError)
@@ -107,7 +133,7 @@ export async function runActivity<T>(fn: (scope: ActivityScope) => Promise<T>): 
   try {
     return await Promise.race([fn(scope), abandoned]);
   } catch (err) {
-    throw toFailure(err);
+    throw toFailure(err, ctx.info.attempt);
   } finally {
     clearTimeout(graceTimer);
     if (onAbort) signal.removeEventListener('abort', onAbort);
