@@ -277,7 +277,4 @@ export function loadQa(dir = CORPUS_DIR, file = path.join(dir, 'qa.jsonl')): QaI
     .map((l) => JSON.parse(l) as QaItem);
 }
 
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
+export { percentile } from '../../test/support/stats';

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ChunkRecord, EmbeddedSearchIndex } from '@docqa/search';
+import { percentile } from '../../test/support/stats';
 const N = Number(process.argv[2] ?? 100_000);
 const dims = 384;
 const words =
@@ -50,7 +51,7 @@ void (async () => {
   console.log(`indexed ${N} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const times = (xs: number[]) => {
     xs.sort((a, b) => a - b);
-    return `p50 ${xs[Math.floor(xs.length / 2)].toFixed(1)} ms, p95 ${xs[Math.floor(xs.length * 0.95)].toFixed(1)} ms`;
+    return `p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms`;
   };
   for (let round = 0; round < 2; round++) {
     const s: number[] = [],

@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { LocalHashingEmbedder } from '@docqa/llm';
 import { EmbeddedSearchIndex } from '@docqa/search';
+import { percentile } from '../../test/support/stats';
 
 const embedder = new LocalHashingEmbedder();
 const space = { modelName: embedder.modelName, dimensions: embedder.dimensions };
@@ -80,14 +81,13 @@ void (async () => {
   done = true;
   await a;
   ms.sort((x, y) => x - y);
-  const p = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))];
   console.log(
     JSON.stringify({
       rows: written,
       writeSeconds,
       searches: ms.length,
-      p50: p(0.5),
-      p95: p(0.95),
+      p50: percentile(ms, 50),
+      p95: percentile(ms, 95),
       max: ms[ms.length - 1],
     }),
   );

@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadConfig } from '@docqa/common';
+import { percentile } from '../../test/support/stats';
 import { defaultLocalModelDir, Embedder, LocalHashingEmbedder, OnnxEmbedder } from '@docqa/llm';
 import {
   ChunkRecord,
@@ -168,10 +169,6 @@ async function bulk(index: SearchIndex, chunks: ChunkRecord[]): Promise<{ ms: nu
   return { ms, perSec: Math.round(chunks.length / (ms / 1000)) };
 }
 
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 async function latency(
   index: SearchIndex,
   queries: SearchQuery[],
@@ -195,8 +192,8 @@ async function latency(
   times.sort((a, b) => a - b);
   const r = (x: number) => Math.round(x * 10) / 10;
   return {
-    p50: r(pct(times, 50)),
-    p95: r(pct(times, 95)),
+    p50: r(percentile(times, 50)),
+    p95: r(percentile(times, 95)),
     qps: Math.round(queries.length / wall),
     n: times.length,
   };

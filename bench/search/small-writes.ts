@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { LocalHashingEmbedder } from '@docqa/llm';
 import { EmbeddedSearchIndex } from '@docqa/search';
+import { percentile } from '../../test/support/stats';
 
 const [docs = 10_000, concurrency = 16] = process.argv.slice(2).map(Number);
 async function main() {
@@ -63,7 +64,7 @@ async function main() {
         const searchMs = Date.now() - s0;
         times.sort((a, b) => a - b);
         console.log(
-          `${i + 1} docs: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, engine caches ${Math.round(index.cacheBytes() / 2 ** 20)} MB, ${((Date.now() - lapStart) / 1000).toFixed(1)} s, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, upsert p50 ${times[Math.floor(times.length / 2)]} ms, maintenance ${m.runs - lapMaintenance.runs} runs ${((m.ms - lapMaintenance.ms) / 1000).toFixed(1)} s, a search ${searchMs} ms`,
+          `${i + 1} docs: rss ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB heap ${Math.round(process.memoryUsage().heapUsed / 2 ** 20)} MB, engine caches ${Math.round(index.cacheBytes() / 2 ** 20)} MB, ${((Date.now() - lapStart) / 1000).toFixed(1)} s, cpu ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, upsert p50 ${percentile(times, 50)} ms, maintenance ${m.runs - lapMaintenance.runs} runs ${((m.ms - lapMaintenance.ms) / 1000).toFixed(1)} s, a search ${searchMs} ms`,
         );
         lapMaintenance = m;
         times = [];

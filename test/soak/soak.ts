@@ -13,6 +13,7 @@ import type { HttpResponse, TestClient } from '../support/http';
 import { infra, sharedDir, uniqueName } from '../support/infra';
 import { minimalPdf } from '../support/pdf';
 import { Product, registerAccount, startProduct } from '../support/product';
+import { percentile } from '../support/stats';
 const { freePort } = require('../infra/util');
 
 const P = '/api/v1/document_proxy';
@@ -168,11 +169,6 @@ export function soakCorpora(): Corpus[] {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 interface Account {
   corpus: Corpus;
@@ -544,8 +540,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     asks: {
       count: askMs.length,
       byStatus: askStatus,
-      p50Ms: percentile(sorted, 50),
-      p95Ms: percentile(sorted, 95),
+      p50Ms: sorted.length ? percentile(sorted, 50) : 0,
+      p95Ms: sorted.length ? percentile(sorted, 95) : 0,
       maxMs: sorted[sorted.length - 1] ?? 0,
     },
     health,
