@@ -376,7 +376,10 @@ function aimsTable(results: RunResult[]): string {
   return `## Aims of issues 14 and 15
 
 Every aim against every run it applies to (all items; issue 14's aims hold for any answer provider, issue
-15's for the local generative model).
+15's for the local generative model). The figures depend a little on the embedder's precision, which follows
+the CPU (int8 where it has integer dot-product instructions, fp32 elsewhere; each corpus table names the embedder
+of its runs): on one host the int8 graph cited dev's right page for one question fewer on each engine and
+changed nothing on similar (bench/eval/changes.md, "The embedder's precision judged on one host").
 
 | issue | corpus | engine | provider | aim | target | measured | |
 |---|---|---|---|---|---|---|---|
