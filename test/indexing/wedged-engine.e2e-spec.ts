@@ -56,6 +56,11 @@ function seedBelowTheCliff(dataDir: string): Promise<string> {
   );
 }
 
+/** Milliseconds of a protobuf Duration or Timestamp (0 when absent). */
+function msOf(t: { seconds?: unknown; nanos?: number | null } | null | undefined): number {
+  return t ? Number(t.seconds ?? 0) * 1000 + Math.round((t.nanos ?? 0) / 1e6) : 0;
+}
+
 async function until<T>(
   what: string,
   fn: () => Promise<T | undefined>,
@@ -215,11 +220,15 @@ describe('a wedged embedded engine (issue #13)', () => {
           for (const a of d.raw.pendingActivities ?? []) {
             const msg = a.lastFailure?.message ?? '';
             if (!msg) continue;
-            // the failed attempt is the one before `attempt`; its wait doubles from the first
-            const wait = a.lastFailure?.applicationFailureInfo?.nextRetryDelay;
-            const waitMs = wait ? Number(wait.seconds ?? 0) * 1000 + Math.round((wait.nanos ?? 0) / 1e6) : 0;
+            // the failed attempt is the one before `attempt`; its wait doubles from the first, and
+            // the server schedules the next attempt by it (while the step waits for it)
+            const waitMs = msOf(a.lastFailure?.applicationFailureInfo?.nextRetryDelay);
+            const scheduled =
+              a.nextAttemptScheduleTime && a.lastAttemptCompleteTime
+                ? msOf(a.nextAttemptScheduleTime) - msOf(a.lastAttemptCompleteTime)
+                : -1;
             found.push(
-              `${a.activityType?.name}: ${msg} (attempt ${(a.attempt ?? 1) - 1}, retried after ${waitMs} ms)`,
+              `${a.activityType?.name}: ${msg} (attempt ${(a.attempt ?? 1) - 1}, retried after ${waitMs} ms, scheduled ${scheduled})`,
             );
           }
         }
@@ -233,11 +242,16 @@ describe('a wedged embedded engine (issue #13)', () => {
       /(indexSmallDocument|indexDocumentChunks): Search engine is not accepting writes/,
     );
     // Each such failure asks for its wait, so the step's attempts last while the engine is blocked.
-    for (const m of failures.filter((f) => /is not accepting writes/.test(f))) {
-      const [, attempt, waitMs] = /\(attempt (\d+), retried after (\d+) ms\)$/.exec(m) ?? ['', '0', '0'];
+    const blocked = failures.filter((f) => /is not accepting writes/.test(f));
+    for (const m of blocked) {
+      const [, attempt, waitMs, scheduled] =
+        /\(attempt (\d+), retried after (\d+) ms, scheduled (-?\d+)\)$/.exec(m) ?? ['', '0', '0', '-1'];
       expect(Number(attempt)).toBeGreaterThanOrEqual(1);
       expect(Number(waitMs)).toBe(Math.min(BLOCKED_RETRY_MS * 2 ** (Number(attempt) - 1), 120_000));
+      if (Number(scheduled) >= 0) expect(Math.abs(Number(scheduled) - Number(waitMs))).toBeLessThan(1500);
     }
+    // attempts fail in milliseconds and wait seconds, so nearly all of them are seen waiting
+    expect(blocked.some((m) => !/scheduled -1\)$/.test(m))).toBe(true);
     expect(fs.readFileSync(env.LOG_FILE, 'utf8')).toMatch(
       /not written, the search engine is not accepting writes \(the write lock has been held for \d+ ms\)/,
     );
