@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
@@ -77,7 +77,7 @@ export function chunkRecords(
  * Temporal may retry it on any worker.
  */
 @Injectable()
-export class DocumentPipeline {
+export class DocumentPipeline implements OnModuleDestroy {
   private readonly logger = new Logger('DocumentPipeline');
 
   constructor(
@@ -90,6 +90,14 @@ export class DocumentPipeline {
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     @Inject(APP_CONFIG) private readonly cfg: AppConfig,
   ) {}
+
+  /**
+   * Ends the preparation thread with the application (the next document, in a new application of
+   * the same process, starts another): a thread left running kept a test process from exiting.
+   */
+  async onModuleDestroy(): Promise<void> {
+    await documentPreparer.close();
+  }
 
   /**
    * Marks the document INDEXING (PENDING -> INDEXING for this run), downloads the file, extracts
