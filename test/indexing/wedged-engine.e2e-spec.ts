@@ -13,6 +13,7 @@
 // - restarted on the default settings, the same runs finish: every NTSB report COMPLETE.
 import type { Client as TemporalClient } from '@temporalio/client';
 import { Connection, Client } from '@temporalio/client';
+import { optionalTsToMs, tsToMs } from '@temporalio/common';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -54,11 +55,6 @@ function seedBelowTheCliff(dataDir: string): Promise<string> {
       code === 0 ? resolve(out) : reject(new Error(`seed failed (${code}):\n${out}`)),
     ),
   );
-}
-
-/** Milliseconds of a protobuf Duration or Timestamp (0 when absent). */
-function msOf(t: { seconds?: unknown; nanos?: number | null } | null | undefined): number {
-  return t ? Number(t.seconds ?? 0) * 1000 + Math.round((t.nanos ?? 0) / 1e6) : 0;
 }
 
 async function until<T>(
@@ -222,10 +218,10 @@ describe('a wedged embedded engine (issue #13)', () => {
             if (!msg) continue;
             // the failed attempt is the one before `attempt`; its wait doubles from the first, and
             // the server schedules the next attempt by it (while the step waits for it)
-            const waitMs = msOf(a.lastFailure?.applicationFailureInfo?.nextRetryDelay);
+            const waitMs = optionalTsToMs(a.lastFailure?.applicationFailureInfo?.nextRetryDelay) ?? 0;
             const scheduled =
               a.nextAttemptScheduleTime && a.lastAttemptCompleteTime
-                ? msOf(a.nextAttemptScheduleTime) - msOf(a.lastAttemptCompleteTime)
+                ? tsToMs(a.nextAttemptScheduleTime) - tsToMs(a.lastAttemptCompleteTime)
                 : -1;
             found.push(
               `${a.activityType?.name}: ${msg} (attempt ${(a.attempt ?? 1) - 1}, retried after ${waitMs} ms, scheduled ${scheduled})`,
