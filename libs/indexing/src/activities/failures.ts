@@ -29,7 +29,7 @@ export async function asActivity<T>(fn: () => Promise<T>): Promise<T> {
 export const BLOCKED_RETRY_MAX_MS = 120_000;
 
 /** The wait before attempt `attempt + 1` of a step that failed as SearchWritesBlockedError. */
-export function blockedRetryDelayMs(firstMs: number, attempt: number): number {
+function blockedRetryDelayMs(firstMs: number, attempt: number): number {
   return Math.min(firstMs * 2 ** Math.max(0, attempt - 1), BLOCKED_RETRY_MAX_MS);
 }
 
@@ -45,7 +45,7 @@ export function toFailure(err: unknown, attempt = 1): unknown {
       type: DEPENDENCY_UNAVAILABLE_FAILURE,
       message: err.message,
       nonRetryable: false,
-      nextRetryDelay: blockedRetryDelayMs(err.retryAfterMs, attempt),
+      nextRetryDelay: blockedRetryDelayMs(err.firstRetryMs, attempt),
     });
   if (err instanceof DocumentRejectedError || err instanceof SourceEmptyError || err instanceof RunGoneError)
     return ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: true });
