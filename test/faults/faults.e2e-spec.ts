@@ -14,7 +14,9 @@ import type { TestApp } from '../support/app';
 import {
   createBucket,
   documents,
+  expectUnavailableWaits,
   newAccount,
+  pendingFailures,
   progress,
   Progress,
   putMany,
@@ -24,6 +26,7 @@ import {
   searchIndexOf,
   startIndex,
   startIndexingApp,
+  temporalOf,
   waitFor,
 } from '../indexing/support';
 
@@ -117,19 +120,29 @@ interface Scenario {
   env(e: Engine & { url?: string; address?: string }): Promise<Record<string, string>>;
   /** A Document API read that needs the engine (answers a clean 5xx while it is down). */
   read(app: TestApp, token: string, docSetName: string): Promise<{ status: number; body: any }>;
+  /**
+   * How an indexing step that needs the engine fails while it is down, when the step sees it as an
+   * unavailable dependency (and so waits before its next attempt; failures.ts).
+   */
+  stepFailure?: RegExp;
 }
+
+// The first wait before a step whose dependency was unavailable is tried again (doubling), kept
+// short so the run resumes soon after the restart.
+const RETRY_MS = 2000;
 
 const scenarios: Record<string, Scenario> = {
   'the search engine': {
     check: 'search',
     start: (o) => startElasticsearch(o),
-    env: async (e) => ({ ELASTICSEARCH_URL: e.url! }),
+    env: async (e) => ({ ELASTICSEARCH_URL: e.url!, INDEXING_UNAVAILABLE_RETRY_MS: String(RETRY_MS) }),
     read: (app, token, docSetName) =>
       app.client.post(
         '/api/v1/document_proxy/ask',
         { question: 'restart drill retention', docSetNames: [docSetName] },
         { token },
       ),
+    stepFailure: /^Search engine (unavailable|did not answer in time)$/,
   },
   Postgres: {
     check: 'postgres',
@@ -207,6 +220,24 @@ describe.each(Object.keys(scenarios))('%s restarted mid-run', (name) => {
     expect(read.status).toBeGreaterThanOrEqual(500);
     expect(read.status).toBeLessThan(600);
     expect(read.body).toMatchObject({ message: expect.any(String), errorCode: expect.any(String) });
+
+    // Down: a step that needs it fails as retryable and asks for a wait before its next attempt,
+    // so its attempts last through an outage of minutes instead of the retry policy's first seconds.
+    if (sc.stepFailure) {
+      const waiting = await until(
+        async () => {
+          const found = await pendingFailures(
+            temporalOf(a),
+            `ExecutionStatus = 'Running' AND TaskQueue = '${a.cfg.temporalTaskQueue}'`,
+          );
+          const unavailable = found.filter((f) => sc.stepFailure!.test(f.message));
+          return unavailable.length ? unavailable : undefined;
+        },
+        'a step to fail while the engine is down',
+        60_000,
+      );
+      expectUnavailableWaits(waiting, RETRY_MS);
+    }
 
     // Back on the same port and data dir.
     engine = await sc.start({ port, dir });

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client as PgClient } from 'pg';
 import type { Client as TemporalClient, WorkflowHandle } from '@temporalio/client';
+import { optionalTsToMs, tsToMs } from '@temporalio/common';
 import { TEMPORAL_CLIENT } from '@docqa/common';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { register } from '../accounts/support';
@@ -181,6 +182,55 @@ export function searchIndexOf(app: TestApp): SearchIndex {
 
 export function temporalOf(app: TestApp): TemporalClient {
   return app.api.app.get<TemporalClient>(TEMPORAL_CLIENT);
+}
+
+/** A pending activity's last failure, as the Temporal UI shows it. */
+export interface PendingFailure {
+  activityType: string;
+  message: string;
+  /** The attempt that failed (the pending attempt is the next one). */
+  failedAttempt: number;
+  /** The wait before the next attempt the failure asked for (`nextRetryDelay`), 0 if none. */
+  waitMs: number;
+  /** The server's next attempt time minus the failed attempt's end, or undefined when not scheduled. */
+  scheduledMs?: number;
+}
+
+/** The last failures of the pending activities of the running workflows `query` selects. */
+export async function pendingFailures(temporal: TemporalClient, query: string): Promise<PendingFailure[]> {
+  const found: PendingFailure[] = [];
+  for await (const wf of temporal.workflow.list({ query })) {
+    const d = await temporal.workflow.getHandle(wf.workflowId, wf.runId).describe();
+    for (const a of d.raw.pendingActivities ?? []) {
+      const message = a.lastFailure?.message ?? '';
+      if (!message) continue;
+      found.push({
+        activityType: a.activityType?.name ?? '',
+        message,
+        failedAttempt: (a.attempt ?? 1) - 1,
+        waitMs: optionalTsToMs(a.lastFailure?.applicationFailureInfo?.nextRetryDelay) ?? 0,
+        scheduledMs:
+          a.nextAttemptScheduleTime && a.lastAttemptCompleteTime
+            ? tsToMs(a.nextAttemptScheduleTime) - tsToMs(a.lastAttemptCompleteTime)
+            : undefined,
+      });
+    }
+  }
+  return found;
+}
+
+/**
+ * Checks that each failure asks for the unavailable-dependency wait of its attempt (first wait
+ * `firstMs`, doubling to 2 minutes; libs/indexing/src/activities/failures.ts) and that the server
+ * scheduled the next attempt by it.
+ */
+export function expectUnavailableWaits(failures: PendingFailure[], firstMs: number): void {
+  expect(failures.length).toBeGreaterThan(0);
+  for (const f of failures) {
+    expect(f.failedAttempt).toBeGreaterThanOrEqual(1);
+    expect(f.waitMs).toBe(Math.min(firstMs * 2 ** (f.failedAttempt - 1), 120_000));
+    if (f.scheduledMs !== undefined) expect(Math.abs(f.scheduledMs - f.waitMs)).toBeLessThan(1500);
+  }
 }
 
 const P = '/api/v1/document_proxy';

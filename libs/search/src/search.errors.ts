@@ -34,13 +34,11 @@ export function searchTimedOut(): DomainError {
 
 /**
  * A write not tried because the engine is known not to take one now (see
- * SearchIndex.writesBlocked): DEPENDENCY_UNAVAILABLE, retryable like a missed deadline. It carries
- * how long the caller should wait before its first new attempt (`firstRetryMs`: an indexing activity
- * doubles it per attempt), since a blocked engine stays blocked for minutes and a step
- * that fails at once would otherwise use its attempts up in the retry policy's first seconds.
+ * SearchIndex.writesBlocked): DEPENDENCY_UNAVAILABLE, retryable like a missed deadline (an indexing
+ * step waits before its next attempt, as for any unavailable dependency).
  */
 export class SearchWritesBlockedError extends DomainError {
-  constructor(readonly firstRetryMs: number) {
+  constructor() {
     super(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Search engine is not accepting writes');
     this.name = 'SearchWritesBlockedError';
   }

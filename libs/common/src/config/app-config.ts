@@ -50,10 +50,10 @@ export interface AppConfig {
   indexingMaxFileBytes: number;
   workerMaxConcurrentActivities: number;
   indexingStallAfterMs: number;
+  indexingUnavailableRetryMs: number;
   searchReadTimeoutMs: number;
   searchWriteTimeoutMs: number;
   searchLockTimeoutMs: number;
-  searchBlockedRetryMs: number;
   searchMaintenanceTimeoutMs: number;
   searchEmbeddedCacheMb: number;
   searchEmbeddedReleaseMemory: boolean;

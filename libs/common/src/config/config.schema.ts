@@ -222,6 +222,13 @@ export const CONFIG_VARIABLES = [
       'Health reports `indexing` down (503 on /health and /health/ready) when indexing activities have waited longer than this to start while no activity started, heartbeated or finished in that time: the worker is wedged.',
   },
   {
+    name: 'INDEXING_UNAVAILABLE_RETRY_MS',
+    kind: 'int',
+    default: '15000',
+    description:
+      'First wait before an indexing step is tried again after it failed because a dependency was unavailable: the search engine down, past its deadline or not accepting writes (its write lock held past SEARCH_LOCK_TIMEOUT_MS), the embedding or answer model failing. Doubles per attempt up to 2 minutes, so a step outlasts about ten minutes of an outage without holding a worker slot.',
+  },
+  {
     name: 'SEARCH_READ_TIMEOUT_MS',
     kind: 'int',
     default: '10000',
@@ -241,13 +248,6 @@ export const CONFIG_VARIABLES = [
     default: '60000',
     description:
       'Embedded engine: longest wait for its write lock (writes and index maintenance take turns). Past it the write fails as retryable.',
-  },
-  {
-    name: 'SEARCH_BLOCKED_RETRY_MS',
-    kind: 'int',
-    default: '15000',
-    description:
-      'Indexing: first wait before a step is tried again when the search engine was not accepting writes (a write past its deadline, the write lock held past SEARCH_LOCK_TIMEOUT_MS). Doubles per attempt up to 2 minutes, so a document outlasts about ten minutes of a blocked engine without holding a worker slot.',
   },
   {
     name: 'SEARCH_MAINTENANCE_TIMEOUT_MS',

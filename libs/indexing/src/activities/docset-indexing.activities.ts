@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@docqa/common';
 import type { RunStatus } from '@docqa/db';
 import { PlanCounts } from '../persistence/run-planning.store';
 import { DocsetPipeline, ListedPage } from '../pipeline/docset-pipeline';
@@ -10,21 +11,29 @@ import { asActivity, runActivity } from './failures';
  */
 @Injectable()
 export class DocsetIndexingActivities {
-  constructor(private readonly pipeline: DocsetPipeline) {}
+  /** The first wait before a step whose dependency was unavailable is tried again (failures.ts). */
+  private readonly retryMs: number;
+
+  constructor(
+    private readonly pipeline: DocsetPipeline,
+    @Inject(APP_CONFIG) cfg: AppConfig,
+  ) {
+    this.retryMs = cfg.indexingUnavailableRetryMs;
+  }
 
   /** Lists one page of the source into the run's staged listing. */
   async listSourcePage(input: { runId: string; pageToken: string | null }): Promise<ListedPage> {
-    return asActivity(() => this.pipeline.listPage(input.runId, input.pageToken));
+    return asActivity(this.retryMs, () => this.pipeline.listPage(input.runId, input.pageToken));
   }
 
   /** New and changed documents become PENDING for the run; returns the counts. */
   async planIndexRun(input: { runId: string }): Promise<PlanCounts> {
-    return asActivity(() => this.pipeline.plan(input.runId));
+    return asActivity(this.retryMs, () => this.pipeline.plan(input.runId));
   }
 
   /** Deletes the chunks, pages and rows of documents that left the source. */
   async removeGoneDocuments(input: { runId: string }): Promise<{ removed: number }> {
-    return runActivity(async ({ signal, progress }) => {
+    return runActivity(this.retryMs, async ({ signal, progress }) => {
       const removed = await this.pipeline.removeGone(input.runId, (n) => progress(n), signal);
       return { removed };
     });
@@ -36,7 +45,9 @@ export class DocsetIndexingActivities {
     afterId: string | null;
     limit: number;
   }): Promise<Array<{ id: string; fileName: string }>> {
-    return asActivity(() => this.pipeline.nextDocuments(input.runId, input.afterId, input.limit));
+    return asActivity(this.retryMs, () =>
+      this.pipeline.nextDocuments(input.runId, input.afterId, input.limit),
+    );
   }
 
   /** Final status and counters of the run in Postgres. */
@@ -46,6 +57,8 @@ export class DocsetIndexingActivities {
     error: string | null;
     counters: Record<string, number>;
   }): Promise<Record<string, number>> {
-    return asActivity(() => this.pipeline.finish(input.runId, input.status, input.error, input.counters));
+    return asActivity(this.retryMs, () =>
+      this.pipeline.finish(input.runId, input.status, input.error, input.counters),
+    );
   }
 }

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@docqa/common';
 import { Context } from '@temporalio/activity';
 import { DocumentPipeline, SmallDocumentResult } from '../pipeline/document-pipeline';
 import { runActivity } from './failures';
@@ -20,7 +21,15 @@ export const SMALL_DOCUMENT_MAX_CHUNKS = 96;
 
 @Injectable()
 export class DocumentIndexingActivities {
-  constructor(private readonly pipeline: DocumentPipeline) {}
+  /** The first wait before a step whose dependency was unavailable is tried again (failures.ts). */
+  private readonly retryMs: number;
+
+  constructor(
+    private readonly pipeline: DocumentPipeline,
+    @Inject(APP_CONFIG) cfg: AppConfig,
+  ) {
+    this.retryMs = cfg.indexingUnavailableRetryMs;
+  }
 
   /**
    * A small document's whole pipeline in one activity (issue 17): marks it INDEXING, downloads,
@@ -32,7 +41,7 @@ export class DocumentIndexingActivities {
    * idempotent).
    */
   async indexSmallDocument(input: DocumentRef): Promise<SmallDocumentResult> {
-    return runActivity(async ({ signal, progress, waiting }) =>
+    return runActivity(this.retryMs, async ({ signal, progress, waiting }) =>
       waiting(
         this.pipeline.indexSmall(input.documentId, input.runId, {
           maxChunks: SMALL_DOCUMENT_MAX_CHUNKS,
@@ -50,7 +59,7 @@ export class DocumentIndexingActivities {
   async extractDocument(
     input: DocumentRef,
   ): Promise<{ gone: boolean; pageCount: number; unchanged: boolean; chunkCount: number | null }> {
-    return runActivity(async ({ signal, waiting }) => {
+    return runActivity(this.retryMs, async ({ signal, waiting }) => {
       // Every wait inside is bounded (download by the source's limits, parse by its thread deadline).
       const r = await waiting(this.pipeline.extract(input.documentId, input.runId, signal));
       return {
@@ -69,7 +78,7 @@ export class DocumentIndexingActivities {
    * deleted meanwhile.
    */
   async indexDocumentChunks(input: DocumentRef): Promise<{ chunkCount: number } | null> {
-    return runActivity(async ({ signal, progress, waiting }) => {
+    return runActivity(this.retryMs, async ({ signal, progress, waiting }) => {
       const details = Context.current().info.heartbeatDetails;
       const resumeFrom = typeof details === 'number' ? details : 0;
       return waiting(
@@ -92,7 +101,7 @@ export class DocumentIndexingActivities {
   ): Promise<void> {
     // No heartbeat while it runs: a step stuck here (its chunk delete waiting on a wedged engine)
     // is cancelled by the SDK when its heartbeat timeout elapses, and stops.
-    return runActivity(async ({ signal }) => {
+    return runActivity(this.retryMs, async ({ signal }) => {
       if (input.status === 'COMPLETE')
         await this.pipeline.complete(input.documentId, input.runId, input.chunkCount);
       else await this.pipeline.fail(input.documentId, input.runId, input.status, input.reason, signal);

@@ -2,63 +2,63 @@ import { Logger } from '@nestjs/common';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { activityMonitor, DomainError, ErrorCode } from '@docqa/common';
-import { SearchWritesBlockedError } from '@docqa/search';
 import { SourceError } from '@docqa/sources';
 import { DEPENDENCY_UNAVAILABLE_FAILURE, RUN_FAILURE } from '@docqa/workflow-contract';
 import { DocumentRejectedError } from '../extraction/document-rejected.error';
 import { RunGoneError, SourceEmptyError } from '../pipeline/pipeline-errors';
 
 /**
+ * How the failure of an attempt is mapped for Temporal: the failing attempt's number (`info.attempt`,
+ * from 1) and the first wait before a step whose dependency was unavailable is tried again
+ * (INDEXING_UNAVAILABLE_RETRY_MS).
+ */
+export interface FailureContext {
+  attempt: number;
+  unavailableRetryMs: number;
+}
+
+/**
  * Runs an activity body and turns permanent failures into non-retryable ApplicationFailures with a
  * readable message (the reason a document or run ends with). Anything else is rethrown as is, so
  * Temporal retries it with the activity's backoff.
  */
-export async function asActivity<T>(fn: () => Promise<T>): Promise<T> {
+export async function asActivity<T>(unavailableRetryMs: number, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    throw toFailure(err);
+    throw toFailure(err, { attempt: Context.current().info.attempt, unavailableRetryMs });
   }
 }
 
 /**
- * The longest wait before the next attempt of a step the search engine did not take writes for: the
- * write activities' `maximumInterval` doubled, so their eight attempts outlast about ten minutes of a
- * blocked engine, and a step resumes within two minutes of the engine taking writes again.
+ * The longest wait before the next attempt of a step whose dependency was unavailable: the write
+ * activities' `maximumInterval` doubled, so their eight attempts outlast about ten minutes of an
+ * outage, and a step resumes within two minutes of the dependency answering again.
  */
-export const BLOCKED_RETRY_MAX_MS = 120_000;
+export const UNAVAILABLE_RETRY_MAX_MS = 120_000;
 
-/** The wait before attempt `attempt + 1` of a step that failed as SearchWritesBlockedError. */
-function blockedRetryDelayMs(firstMs: number, attempt: number): number {
-  return Math.min(firstMs * 2 ** Math.max(0, attempt - 1), BLOCKED_RETRY_MAX_MS);
+/** The wait before attempt `attempt + 1` of a step that failed with DEPENDENCY_UNAVAILABLE. */
+function unavailableRetryDelayMs(firstMs: number, attempt: number): number {
+  return Math.min(firstMs * 2 ** Math.max(0, attempt - 1), UNAVAILABLE_RETRY_MAX_MS);
 }
 
-/**
- * `attempt` is the failing attempt's number (Temporal's `info.attempt`, from 1): it spaces the
- * retries of a step whose write the engine would not take.
- */
-export function toFailure(err: unknown, attempt = 1): unknown {
-  if (err instanceof SearchWritesBlockedError)
-    // Failing at once frees the worker slot (issue #13); the wait keeps the step's attempts for the
-    // minutes an engine stays blocked instead of spending them in the policy's first seconds.
+export function toFailure(err: unknown, ctx: FailureContext): unknown {
+  if (err instanceof DomainError && err.code === ErrorCode.DEPENDENCY_UNAVAILABLE)
+    // An engine (search, model) down, past its deadline or not taking writes: retryable, so a
+    // restart mid-run does not fail documents (test/faults). Such a failure often comes in
+    // milliseconds (a refused connection; a write not tried, which frees the worker slot, issue
+    // #13), and an outage lasts minutes, so the step names its own doubling wait instead of
+    // spending its attempts in the retry policy's first seconds.
     return ApplicationFailure.create({
       type: DEPENDENCY_UNAVAILABLE_FAILURE,
       message: err.message,
       nonRetryable: false,
-      nextRetryDelay: blockedRetryDelayMs(err.firstRetryMs, attempt),
+      nextRetryDelay: unavailableRetryDelayMs(ctx.unavailableRetryMs, ctx.attempt),
     });
   if (err instanceof DocumentRejectedError || err instanceof SourceEmptyError || err instanceof RunGoneError)
     return ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: true });
   if (err instanceof SourceError)
     return ApplicationFailure.create({ type: err.name, message: err.message, nonRetryable: !err.retryable });
-  if (err instanceof DomainError && err.code === ErrorCode.DEPENDENCY_UNAVAILABLE)
-    // An engine (search, database, model) down for a while: retried with the activity's backoff, so
-    // a restart mid-run does not fail documents (test/faults).
-    return ApplicationFailure.create({
-      type: DEPENDENCY_UNAVAILABLE_FAILURE,
-      message: err.message,
-      nonRetryable: false,
-    });
   if (err instanceof DomainError)
     // Stored credentials that no longer validate (for example S3_BUCKET was unset meanwhile).
     return ApplicationFailure.create({
@@ -100,7 +100,10 @@ export interface ActivityScope {
  * the body gets CANCEL_GRACE_MS to stop; then the activity fails with the cancellation anyway, so
  * a step that does not react never keeps its worker slot (issue #13).
  */
-export async function runActivity<T>(fn: (scope: ActivityScope) => Promise<T>): Promise<T> {
+export async function runActivity<T>(
+  unavailableRetryMs: number,
+  fn: (scope: ActivityScope) => Promise<T>,
+): Promise<T> {
   const ctx = Context.current();
   const signal = ctx.cancellationSignal;
   let details: unknown = ctx.info.heartbeatDetails;
@@ -133,7 +136,7 @@ export async function runActivity<T>(fn: (scope: ActivityScope) => Promise<T>): 
   try {
     return await Promise.race([fn(scope), abandoned]);
   } catch (err) {
-    throw toFailure(err, ctx.info.attempt);
+    throw toFailure(err, { attempt: ctx.info.attempt, unavailableRetryMs });
   } finally {
     clearTimeout(graceTimer);
     if (onAbort) signal.removeEventListener('abort', onAbort);

@@ -28,7 +28,12 @@ describe('indexing workflow contract', () => {
       expect.arrayContaining([
         new SourceEmptyError('x').name,
         new RunGoneError('x').name,
-        (toFailure(DomainError.validation('x', 'stale credentials')) as ApplicationFailure).type,
+        (
+          toFailure(DomainError.validation('x', 'stale credentials'), {
+            attempt: 1,
+            unavailableRetryMs: 1000,
+          }) as ApplicationFailure
+        ).type,
       ]),
     );
   });

@@ -357,7 +357,7 @@ export class DocumentPipeline implements OnModuleDestroy {
     this.logger.warn(
       `document ${doc.id}: not written, the search engine is not accepting writes (${blocked})`,
     );
-    throw new SearchWritesBlockedError(this.cfg.searchBlockedRetryMs);
+    throw new SearchWritesBlockedError();
   }
 
   /**
