@@ -147,8 +147,12 @@ const scenarios: Record<string, Scenario> = {
   Postgres: {
     check: 'postgres',
     start: (o) => startPostgres(o),
-    env: async (e) => ({ DATABASE_URL: await createDb(e.url!) }),
+    env: async (e) => ({
+      DATABASE_URL: await createDb(e.url!),
+      INDEXING_UNAVAILABLE_RETRY_MS: String(RETRY_MS),
+    }),
     read: (app, token) => app.client.get('/api/v1/document_proxy/documents/docsets', { token }),
+    stepFailure: /^Database unavailable$/,
   },
   'the Temporal dev server': {
     check: 'temporal',

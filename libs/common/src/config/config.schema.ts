@@ -226,7 +226,7 @@ export const CONFIG_VARIABLES = [
     kind: 'int',
     default: '15000',
     description:
-      'First wait before an indexing step is tried again after it failed because a dependency was unavailable: the search engine down, past its deadline or not accepting writes (its write lock held past SEARCH_LOCK_TIMEOUT_MS), the embedding or answer model failing. Doubles per attempt up to 2 minutes, so a step outlasts about ten minutes of an outage without holding a worker slot.',
+      'First wait before an indexing step is tried again after it failed because a dependency was unavailable: the search engine down, past its deadline or not accepting writes (its write lock held past SEARCH_LOCK_TIMEOUT_MS), the database unreachable or out of pool connections, the embedding or answer model failing. Doubles per attempt up to 2 minutes, so a step outlasts about ten minutes of an outage without holding a worker slot.',
   },
   {
     name: 'SEARCH_READ_TIMEOUT_MS',

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { activityMonitor, DomainError, ErrorCode } from '@docqa/common';
+import { activityMonitor, databaseUnavailable, DomainError, ErrorCode } from '@docqa/common';
 import { SourceError } from '@docqa/sources';
 import { DEPENDENCY_UNAVAILABLE_FAILURE, RUN_FAILURE } from '@docqa/workflow-contract';
 import { DocumentRejectedError } from '../extraction/document-rejected.error';
@@ -43,15 +43,20 @@ function unavailableRetryDelayMs(firstMs: number, attempt: number): number {
 }
 
 export function toFailure(err: unknown, ctx: FailureContext): unknown {
-  if (err instanceof DomainError && err.code === ErrorCode.DEPENDENCY_UNAVAILABLE)
-    // An engine (search, model) down, past its deadline or not taking writes: retryable, so a
-    // restart mid-run does not fail documents (test/faults). Such a failure often comes in
+  const unavailable =
+    err instanceof DomainError && err.code === ErrorCode.DEPENDENCY_UNAVAILABLE
+      ? err.message
+      : // the driver's own error names the address; the failure shows in the Temporal UI
+        databaseUnavailable(err) && 'Database unavailable';
+  if (unavailable)
+    // An engine (database, search, model) down, past its deadline or not taking writes: retryable,
+    // so a restart mid-run does not fail documents (test/faults). Such a failure often comes in
     // milliseconds (a refused connection; a write not tried, which frees the worker slot, issue
     // #13), and an outage lasts minutes, so the step names its own doubling wait instead of
     // spending its attempts in the retry policy's first seconds.
     return ApplicationFailure.create({
       type: DEPENDENCY_UNAVAILABLE_FAILURE,
-      message: err.message,
+      message: unavailable,
       nonRetryable: false,
       nextRetryDelay: unavailableRetryDelayMs(ctx.unavailableRetryMs, ctx.attempt),
     });
