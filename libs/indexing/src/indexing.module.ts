@@ -14,6 +14,7 @@ import { StaleRunRecovery } from './api/stale-run.recovery';
 import { StartIndexing } from './api/start-indexing';
 import { DocumentExtractor } from './extraction/extractor';
 import { PdfExtractor } from './extraction/pdf-extractor';
+import { DocumentPreparer } from './chunking/document-preparer';
 import { DocumentLifecycleStore } from './persistence/document-lifecycle.store';
 import { EmbeddingSpaceStore } from './persistence/embedding-space.store';
 import { RunPlanningStore } from './persistence/run-planning.store';
@@ -55,6 +56,7 @@ const INDEXING_USE_CASES = [
     },
     DocumentExtractor,
     DocumentSummarizer,
+    DocumentPreparer,
     DocsetPipeline,
     DocumentPipeline,
     IndexingWorkflowClient,

@@ -1,3 +1,4 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ChunkOptions, DEFAULT_CHUNKING } from './chunker';
@@ -42,9 +43,11 @@ interface Job {
  * thread it held the event loop that answers requests and heartbeats for that long (the soak's
  * profile: most of the loop's stalls were here). One thread: preparing is a small share of
  * indexing's CPU, and the jobs are short, so they queue briefly; it is started on first use and
- * does not keep the process alive.
+ * does not keep the process alive. One per application (indexing and re-embedding share it); it
+ * ends with the application, since a thread left running kept a test process from exiting.
  */
-export class DocumentPreparer {
+@Injectable()
+export class DocumentPreparer implements OnModuleDestroy {
   private worker?: Worker;
   private nextId = 0;
   private readonly jobs = new Map<number, Job>();
@@ -60,6 +63,10 @@ export class DocumentPreparer {
         options,
       });
     });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.close();
   }
 
   /** Ends the thread; jobs still waiting fail. The next `prepare` starts a new one. */
@@ -105,6 +112,3 @@ export class DocumentPreparer {
     this.jobs.clear();
   }
 }
-
-/** The process's preparer (indexing and re-embedding share its thread). */
-export const documentPreparer = new DocumentPreparer();

@@ -1,11 +1,11 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { ChunkRecord, SEARCH_INDEX, SearchIndex, SearchWritesBlockedError } from '@docqa/search';
 import { DocumentChunk, contextFields } from '../chunking/document-chunks';
 import type { DocumentContext } from '../chunking/document-context';
-import { documentPreparer } from '../chunking/document-preparer';
+import { DocumentPreparer } from '../chunking/document-preparer';
 import { DocumentExtractor } from '../extraction/extractor';
 import { DocumentLifecycleStore, DocumentRow } from '../persistence/document-lifecycle.store';
 import { RunStore } from '../persistence/run.store';
@@ -77,7 +77,7 @@ export function chunkRecords(
  * Temporal may retry it on any worker.
  */
 @Injectable()
-export class DocumentPipeline implements OnModuleDestroy {
+export class DocumentPipeline {
   private readonly logger = new Logger('DocumentPipeline');
 
   constructor(
@@ -86,18 +86,11 @@ export class DocumentPipeline implements OnModuleDestroy {
     private readonly credentials: RunCredentials,
     private readonly extractor: DocumentExtractor,
     private readonly summarizer: DocumentSummarizer,
+    private readonly preparer: DocumentPreparer,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     @Inject(APP_CONFIG) private readonly cfg: AppConfig,
   ) {}
-
-  /**
-   * Ends the preparation thread with the application (the next document, in a new application of
-   * the same process, starts another): a thread left running kept a test process from exiting.
-   */
-  async onModuleDestroy(): Promise<void> {
-    await documentPreparer.close();
-  }
 
   /**
    * Marks the document INDEXING (PENDING -> INDEXING for this run), downloads the file, extracts
@@ -132,7 +125,7 @@ export class DocumentPipeline implements OnModuleDestroy {
       return { outcome: 'complete', pageCount: r.result.pageCount, chunkCount };
     }
     const { doc, pages, meta } = r;
-    const { context, chunks } = await documentPreparer.prepare({
+    const { context, chunks } = await this.preparer.prepare({
       fileName: doc.fileName,
       title: meta.title ? stripNul(meta.title).slice(0, 1000) : null,
       pages: pages.map((text, i) => ({ pageNumber: i + 1, text: stripNul(text) })),
@@ -235,7 +228,7 @@ export class DocumentPipeline implements OnModuleDestroy {
   ): Promise<{ chunkCount: number } | null> {
     const doc = await this.store.getDocument(documentId);
     if (!doc || doc.lastRunId !== runId || doc.status !== 'INDEXING') return null;
-    const { context, chunks } = await documentPreparer.prepare({
+    const { context, chunks } = await this.preparer.prepare({
       fileName: doc.fileName,
       title: doc.title,
       pages: await this.store.loadPages(documentId),

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
-import { documentPreparer } from '../chunking/document-preparer';
+import { DocumentPreparer } from '../chunking/document-preparer';
 import { DocumentLifecycleStore, DocumentRow } from '../persistence/document-lifecycle.store';
 import { EmbeddingSpaceStore } from '../persistence/embedding-space.store';
 import { RunStore } from '../persistence/run.store';
@@ -47,6 +47,7 @@ export class ReembedService {
     private readonly documents: DocumentLifecycleStore,
     private readonly spaces: EmbeddingSpaceStore,
     private readonly runs: RunStore,
+    private readonly preparer: DocumentPreparer,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
   ) {}
@@ -100,7 +101,7 @@ export class ReembedService {
   /** Writes one document's chunks into the current index; null when it changed meanwhile. */
   private async reembedDocument(doc: DocumentRow, signal?: AbortSignal): Promise<number | null> {
     const accountId = doc.accountId;
-    const { context, chunks } = await documentPreparer.prepare({
+    const { context, chunks } = await this.preparer.prepare({
       fileName: doc.fileName,
       title: doc.title,
       pages: await this.documents.loadPages(doc.id),
