@@ -5,6 +5,7 @@ import { AppConfig, ConfigModule } from '@docqa/common';
 import { DbModule } from '@docqa/db';
 import {
   DocumentLifecycleStore,
+  DocumentPreparer,
   EmbeddingSpaceStore,
   ReembedOptions,
   ReembedReport,
@@ -22,7 +23,7 @@ import { SearchModule } from '@docqa/search';
 export async function runReembed(cfg: AppConfig, o: ReembedOptions): Promise<ReembedReport> {
   @Module({
     imports: [ConfigModule.forRoot(cfg), DbModule, LlmModule, SearchModule],
-    providers: [DocumentLifecycleStore, EmbeddingSpaceStore, RunStore, ReembedService],
+    providers: [DocumentLifecycleStore, DocumentPreparer, EmbeddingSpaceStore, RunStore, ReembedService],
   })
   class ReembedCommandModule {}
   const app = await NestFactory.createApplicationContext(ReembedCommandModule, {

@@ -13,6 +13,7 @@ export * from './activities/document-indexing.activities';
 export * from './chunking/chunker';
 export * from './chunking/document-chunks';
 export * from './chunking/document-context';
+export * from './chunking/document-preparer';
 export * from './chunking/sections';
 export * from './extraction/document-rejected.error';
 export * from './extraction/extractor';
