@@ -37,9 +37,6 @@ export function searchTimedOut(): DomainError {
  * SearchIndex.writesBlocked): DEPENDENCY_UNAVAILABLE, retryable like a missed deadline (an indexing
  * step waits before its next attempt, as for any unavailable dependency).
  */
-export class SearchWritesBlockedError extends DomainError {
-  constructor() {
-    super(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Search engine is not accepting writes');
-    this.name = 'SearchWritesBlockedError';
-  }
+export function searchWritesBlocked(): DomainError {
+  return new DomainError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Search engine is not accepting writes');
 }

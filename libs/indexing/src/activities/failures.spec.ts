@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { DomainError, ErrorCode } from '@docqa/common';
-import { SearchWritesBlockedError, searchTimedOut } from '@docqa/search';
+import { searchWritesBlocked, searchTimedOut } from '@docqa/search';
 import { SourceError } from '@docqa/sources';
 import { toFailure, UNAVAILABLE_RETRY_MAX_MS } from './failures';
 
@@ -22,7 +22,7 @@ describe('toFailure', () => {
   it.each([
     ['a refused connection', new DomainError(ErrorCode.DEPENDENCY_UNAVAILABLE, 'Search engine unavailable')],
     ['a missed deadline', searchTimedOut()],
-    ['an engine not taking writes', new SearchWritesBlockedError()],
+    ['an engine not taking writes', searchWritesBlocked()],
     ['a database shutting down', Object.assign(new Error('terminating connection'), { code: '57P01' })],
     [
       'a database refusing connections',

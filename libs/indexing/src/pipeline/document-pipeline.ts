@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
-import { ChunkRecord, SEARCH_INDEX, SearchIndex, SearchWritesBlockedError } from '@docqa/search';
+import { ChunkRecord, SEARCH_INDEX, SearchIndex, searchWritesBlocked } from '@docqa/search';
 import { DocumentChunk, contextFields } from '../chunking/document-chunks';
 import type { DocumentContext } from '../chunking/document-context';
 import { DocumentPreparer } from '../chunking/document-preparer';
@@ -350,7 +350,7 @@ export class DocumentPipeline {
     this.logger.warn(
       `document ${doc.id}: not written, the search engine is not accepting writes (${blocked})`,
     );
-    throw new SearchWritesBlockedError();
+    throw searchWritesBlocked();
   }
 
   /**
