@@ -1,11 +1,14 @@
-/* Load benchmark (issue #10): autocannon against POST /ask (local provider: hashing embedder,
- * extractive answers) and GET /documents, each at concurrency 32 for 60 s, on a server this script
- * starts (the real API with its in-process worker; Postgres and Temporal from test/infra, the
- * embedded search engine; everything on 127.0.0.1) with a seeded docset. Reports requests/s,
- * latency p50/p95/p99, errors and non-2xx, and the server's RSS before and after.
+/* Load benchmark (issue #10): autocannon against POST /ask (local provider: the embedder of
+ * LOCAL_EMBEDDER, MiniLM where installed; extractive answers) and GET /documents, each at
+ * concurrency 32 for 60 s, on a server this script starts (the real API with its in-process worker;
+ * Postgres and Temporal from test/infra, the embedded search engine; everything on 127.0.0.1) with a
+ * seeded docset. Reports requests/s, latency p50/p95/p99, errors and non-2xx, and the server's
+ * memory sampled through the run (RSS and V8 heap every BENCH_SAMPLE_SECONDS, default 5): the mean
+ * of each quarter of the run and the slope of its second half tell a plateau from a leak.
  *   npm run bench:load
  *   BENCH_SECONDS=20 BENCH_CONNECTIONS=32 BENCH_DOCS=40 npm run bench:load
- * Not part of npm test. Writes bench/load/results.json and prints a Markdown table.
+ *   BENCH_ENDPOINTS=ask BENCH_SECONDS=900 BENCH_OUT=bench/load/results-ask-15min.json npm run bench:load
+ * Not part of npm test. Writes bench/load/results.json (or BENCH_OUT) and prints a Markdown table.
  * autocannon connects over TLS without verifying the app's self-signed certificate (loopback only). */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -15,6 +18,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { loadConfig } from '@docqa/common';
+import { EMBEDDER, Embedder } from '@docqa/llm';
 import { createApi } from '../../apps/api/src/bootstrap/create-api';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { TestClient } from '../../test/support/http';
@@ -26,11 +30,70 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DOCS = Number(process.env.BENCH_DOCS ?? 40);
 const DOCSET = 'load';
+const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? 'ask,documents').split(',');
+const SAMPLE_SECONDS = Number(process.env.BENCH_SAMPLE_SECONDS ?? 5);
+const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench/load/results.json');
 
 type Stoppable = { stop(): Promise<void> };
 const log = (s: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 const infra = <T>(name: string): T => require(path.join(ROOT, 'test/infra', `${name}.js`)) as T;
-const rssMb = () => Math.round((process.memoryUsage().rss / 1024 / 1024) * 10) / 10;
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+const rssMb = () => mb(process.memoryUsage().rss);
+
+/** One memory sample of the server process, `s` seconds after the first load run started. */
+interface MemorySample {
+  s: number;
+  rssMb: number;
+  heapUsedMb: number;
+  externalMb: number;
+}
+
+/** Samples the server's memory every SAMPLE_SECONDS until stopped. */
+function sampleMemory(): { stop(): MemorySample[] } {
+  const t0 = Date.now();
+  const samples: MemorySample[] = [];
+  const take = () => {
+    const m = process.memoryUsage();
+    samples.push({
+      s: Math.round((Date.now() - t0) / 1000),
+      rssMb: mb(m.rss),
+      heapUsedMb: mb(m.heapUsed),
+      externalMb: mb(m.external),
+    });
+  };
+  take();
+  const timer = setInterval(take, SAMPLE_SECONDS * 1000);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return samples;
+    },
+  };
+}
+
+/**
+ * Mean RSS and heap of each quarter of the run, and the least-squares slope of RSS (MB per minute)
+ * over its second half: a server that has reached its working set is flat there, a leak is not.
+ */
+function memorySummary(samples: readonly MemorySample[]) {
+  const end = samples[samples.length - 1]?.s ?? 0;
+  const mean = (xs: number[]) =>
+    xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : NaN;
+  const quarters = [0, 1, 2, 3].map((q) => {
+    const inQ = samples.filter(
+      (x) => x.s >= (q * end) / 4 && (q === 3 ? x.s <= end : x.s < ((q + 1) * end) / 4),
+    );
+    return { rssMb: mean(inQ.map((x) => x.rssMb)), heapUsedMb: mean(inQ.map((x) => x.heapUsedMb)) };
+  });
+  const half = samples.filter((x) => x.s >= end / 2);
+  const mx = half.reduce((a, x) => a + x.s, 0) / (half.length || 1);
+  const my = half.reduce((a, x) => a + x.rssMb, 0) / (half.length || 1);
+  const sxx = half.reduce((a, x) => a + (x.s - mx) ** 2, 0);
+  const sxy = half.reduce((a, x) => a + (x.s - mx) * (x.rssMb - my), 0);
+  const slope = sxx > 0 ? Math.round((sxy / sxx) * 60 * 100) / 100 : NaN;
+  return { quarters, secondHalfRssSlopeMbPerMin: slope, peakRssMb: Math.max(...samples.map((x) => x.rssMb)) };
+}
 
 const TOPICS = [
   'retention',
@@ -201,13 +264,21 @@ async function main() {
     const rssBefore = rssMb();
     log(`RSS before: ${rssBefore} MB`);
 
-    const results = [
-      await load('POST /ask', `${base}/api/v1/document_proxy/ask`, { method: 'POST', token, body: ask }),
-      await load('GET /documents', `${base}/api/v1/document_proxy/documents?docSetName=${DOCSET}`, {
-        method: 'GET',
-        token,
-      }),
-    ];
+    const memory = sampleMemory();
+    const results: Result[] = [];
+    if (ENDPOINTS.includes('ask'))
+      results.push(
+        await load('POST /ask', `${base}/api/v1/document_proxy/ask`, { method: 'POST', token, body: ask }),
+      );
+    if (ENDPOINTS.includes('documents'))
+      results.push(
+        await load('GET /documents', `${base}/api/v1/document_proxy/documents?docSetName=${DOCSET}`, {
+          method: 'GET',
+          token,
+        }),
+      );
+    const samples = memory.stop();
+    const summary = memorySummary(samples);
     const rssAfter = rssMb();
     global.gc?.();
     const rssAfterGc = rssMb();
@@ -216,11 +287,18 @@ async function main() {
     const out = {
       date: new Date().toISOString(),
       host: { cpus: os.cpus().length, loadavg: os.loadavg(), node: process.version },
-      setup: { documents: DOCS, engine: 'embedded', provider: 'local' },
+      setup: {
+        documents: DOCS,
+        engine: 'embedded',
+        provider: 'local',
+        embedder: api.app.get<Embedder>(EMBEDDER).modelName,
+        allocator: process.env.LD_PRELOAD?.includes('jemalloc') ? 'jemalloc' : 'system malloc',
+      },
       rssMb: { before: rssBefore, after: rssAfter, afterGc: rssAfterGc },
+      memory: { ...summary, sampleSeconds: SAMPLE_SECONDS, samples },
       results,
     };
-    fs.writeFileSync(path.join(ROOT, 'bench/load/results.json'), JSON.stringify(out, null, 2) + '\n');
+    fs.writeFileSync(OUT, JSON.stringify(out, null, 2) + '\n');
     console.log(
       '| endpoint | conn | s | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | timeouts | non-2xx |',
     );
@@ -230,6 +308,10 @@ async function main() {
         `| ${r.endpoint} | ${r.connections} | ${r.seconds} | ${r.requests} | ${r.requestsPerSecond} | ${r.latencyMs.p50} | ${r.latencyMs.p95} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${r.errors} | ${r.timeouts} | ${r.non2xx} |`,
       );
     console.log(`\nServer RSS: ${rssBefore} MB before, ${rssAfter} MB after (${rssAfterGc} MB after gc).`);
+    console.log(
+      `Memory by quarter of the run (RSS / heap used, MB): ${summary.quarters.map((q) => `${q.rssMb} / ${q.heapUsedMb}`).join(', ')}; ` +
+        `RSS slope over the second half ${summary.secondHalfRssSlopeMbPerMin} MB/min; peak ${summary.peakRssMb} MB.`,
+    );
     const bad = results.filter((r) => r.errors || r.timeouts || r.non2xx);
     if (bad.length) {
       console.error(`FAILED: errors on ${bad.map((r) => r.endpoint).join(', ')}`);
