@@ -23,7 +23,7 @@ import {
 } from '@docqa/llm';
 import type { QaItem } from '../rag/qa';
 import { aggregate } from './metrics';
-import { goldSources, PageRef, scoreItem } from './scoring';
+import { citedPages, goldSources, scoreItem } from './scoring';
 import { percentile } from '../../test/support/stats';
 
 type Mode = 'retrieved' | 'gold';
@@ -67,15 +67,8 @@ async function main() {
           if (e.type === 'text') answer += e.text;
         }
         ms.push(Date.now() - t0);
-        const byN = new Map(passages.map((p) => [p.n, p]));
-        const cited = new Map<string, PageRef>();
-        for (const m of answer.matchAll(/\[(\d+)\]/g)) {
-          const p = byN.get(Number(m[1]));
-          if (p)
-            cited.set(`${p.fileName}#${p.pageNumber}`, { fileName: p.fileName, pageNumber: p.pageNumber });
-        }
         const retrieved = passages.map((p) => ({ fileName: p.fileName, pageNumber: p.pageNumber }));
-        const s = scoreItem(item, answer, [...cited.values()], retrieved, () => false);
+        const s = scoreItem(item, answer, citedPages(answer, passages), retrieved, () => false);
         scores.push(s);
         rows.push({ id: item.id, citesPage: s.citesPage, phrase: s.answerHasPhrase, answer });
         if (process.env.VERBOSE)
@@ -85,20 +78,15 @@ async function main() {
       }
       const m = aggregate(scores);
       const held = aggregate(scores.filter((s) => s.heldOut));
+      const sorted = [...ms].sort((a, b) => a - b);
       const line = {
         citesPage: m.citesPage,
         phrase: m.answerHasPhrase,
         refused: m.answerableRefused,
         heldOutCitesPage: held.citesPage,
         heldOutPhrase: held.answerHasPhrase,
-        p50Ms: percentile(
-          [...ms].sort((a, b) => a - b),
-          50,
-        ),
-        p95Ms: percentile(
-          [...ms].sort((a, b) => a - b),
-          95,
-        ),
+        p50Ms: percentile(sorted, 50),
+        p95Ms: percentile(sorted, 95),
       };
       report[mode] = { ...line, rows };
       console.log(`${mode.padEnd(9)} ${JSON.stringify(line)}`);

@@ -2,7 +2,7 @@
  * call handed to the generator (the uncovered-topic check is not re-applied). */
 import { GenerateInput, LocalGenerator } from '@docqa/llm';
 import type { QaItem } from '../rag/qa';
-import { isHeldOut, PageRef } from './scoring';
+import { citedPages, isHeldOut, PageRef } from './scoring';
 
 export interface Replay {
   item: QaItem;
@@ -75,13 +75,9 @@ function replayAt(
   let answered = 0;
   for (const { item, input } of replays) {
     const text = gen.compose({ ...input, signal: undefined });
-    const refs = new Map<string, PageRef>();
-    for (const m of text.matchAll(/\[(\d+)\]/g)) {
-      const p = input.passages[Number(m[1]) - 1];
-      if (p) refs.set(`${p.fileName}#${p.pageNumber}`, p);
-    }
-    if (refs.size) answered++;
-    for (const ref of refs.values()) {
+    const refs = citedPages(text, input.passages);
+    if (refs.length) answered++;
+    for (const ref of refs) {
       cited++;
       if (pageHasPhrase(ref, item.answer)) correct++;
     }

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { GenerateInput, LocalGenerator, LocalGeneratorOptions } from '@docqa/llm';
 import type { QaItem } from '../rag/qa';
 import { aggregate } from './metrics';
-import { PageRef, scoreItem } from './scoring';
+import { citedPages, scoreItem } from './scoring';
 
 const [file, options] = process.argv.slice(2);
 const dumped = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{
@@ -16,16 +16,12 @@ const dumped = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{
 const gen = new LocalGenerator(options ? (JSON.parse(options) as LocalGeneratorOptions) : {});
 const scores = dumped.map(({ item, input }) => {
   const answer = input ? gen.compose(input) : '';
-  const cited = new Map<string, PageRef>();
-  for (const m of answer.matchAll(/\[(\d+)\]/g)) {
-    const p = input?.passages[Number(m[1]) - 1];
-    if (p) cited.set(`${p.fileName}#${p.pageNumber}`, { fileName: p.fileName, pageNumber: p.pageNumber });
-  }
+  const cited = citedPages(answer, input?.passages ?? []);
   const retrieved = (input?.passages ?? []).map((p) => ({ fileName: p.fileName, pageNumber: p.pageNumber }));
-  const s = scoreItem(item, answer, [...cited.values()], retrieved, () => false);
+  const s = scoreItem(item, answer, cited, retrieved, () => false);
   if (process.env.VERBOSE)
     console.log(
-      `${item.id} ${item.kind} ${s.citesFile ? 'F' : '-'}${s.citesPage ? 'P' : '-'}${s.noCitation ? 'N' : ''} cited=${[...cited.keys()].join(',')} gold=${item.fileName}#${item.page} | ${answer.slice(0, 160).replace(/\n/g, ' ')}`,
+      `${item.id} ${item.kind} ${s.citesFile ? 'F' : '-'}${s.citesPage ? 'P' : '-'}${s.noCitation ? 'N' : ''} cited=${cited.map((c) => `${c.fileName}#${c.pageNumber}`).join(',')} gold=${item.fileName}#${item.page} | ${answer.slice(0, 160).replace(/\n/g, ' ')}`,
     );
   return s;
 });

@@ -1,6 +1,6 @@
 import type { QaItem } from '../rag/qa';
 import { aggregate } from './metrics';
-import { isHeldOut, itemClass, scoreItem, stratifiedSample } from './scoring';
+import { citedPages, isHeldOut, itemClass, scoreItem, stratifiedSample } from './scoring';
 
 const ref = (fileName: string, page: number) => ({ fileName, pageNumber: String(page) });
 const never = () => false;
@@ -101,5 +101,25 @@ describe('stratifiedSample', () => {
 
   it('keeps every item when n is the whole set, and never more', () => {
     expect(stratifiedSample(items, 100).map((i) => i.id)).toEqual(['f1', 'c1', 'u1', 'f2', 'u2', 'f3']);
+  });
+});
+
+describe('citedPages', () => {
+  const passages = [
+    { n: 1, ...ref('a.pdf', 2) },
+    { n: 2, ...ref('a.pdf', 2) },
+    { n: 5, ...ref('b.pdf', 7) },
+  ];
+
+  it('maps markers to their passages by n, once per file and page, in order of first citation', () => {
+    expect(citedPages('First. [5] Second. [1] Third. [2] Again. [5]', passages)).toEqual([
+      ref('b.pdf', 7),
+      ref('a.pdf', 2),
+    ]);
+  });
+
+  it('ignores markers of passages not given, and answers without markers', () => {
+    expect(citedPages('Odd. [3] [9]', passages)).toEqual([]);
+    expect(citedPages('I could not find an answer.', passages)).toEqual([]);
   });
 });

@@ -7,6 +7,20 @@ export interface PageRef {
   pageNumber: string;
 }
 
+/**
+ * The pages an answer cites: each `[n]` marker mapped to the passage whose `n` it is, once per file
+ * and page, in order of first citation; markers of no given passage are ignored.
+ */
+export function citedPages(answer: string, passages: readonly (PageRef & { n: number })[]): PageRef[] {
+  const byN = new Map(passages.map((p) => [p.n, p]));
+  const cited = new Map<string, PageRef>();
+  for (const m of answer.matchAll(/\[(\d+)\]/g)) {
+    const p = byN.get(Number(m[1]));
+    if (p) cited.set(`${p.fileName}#${p.pageNumber}`, { fileName: p.fileName, pageNumber: p.pageNumber });
+  }
+  return [...cited.values()];
+}
+
 /** A document an item's answer must come from, with the pages that state it. */
 export interface GoldSource {
   fileName: string;
