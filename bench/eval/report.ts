@@ -415,8 +415,8 @@ indexing pipeline: S3 -> POST /index -> Temporal workflows; each table names the
 (every item with its query, top 5, answer and citations); this page is rendered from those files. A ranking or
 answering change is stated with \`npm run eval:compare -- <dir of the results before>\` (whole-set figures before ->
 after, all items and the held-out half, and the items whose top 5, citations or outcome changed); two runs of the
-same code give the same top 5 for every item (bench/eval/changes.md, "Repeatable rankings") and the same answer for
-every item but one on Elasticsearch (dev-068, which cites its right page in some runs: changes.md, "A third host").
+same code give the same top 5 and the same answer for every item (bench/eval/changes.md, "Repeatable rankings";
+on Elasticsearch since its kNN leg is exact for docsets of up to 10,000 chunks: changes.md, "Round twenty-nine").
 
 Every item goes through \`POST /api/v1/document_proxy/ask\` (Server-Sent Events) with default settings
 (retrievalLimit 8, minimumSimilarityScore 0) and its \`pastMessages\` where it has them. Columns are per

@@ -3,6 +3,7 @@ import {
   ChunkRecord,
   ElasticsearchSearchIndex,
   INDEX_LAYOUT_VERSION,
+  knnCandidates,
   PartialIndexingError,
   SearchQuery,
 } from '@docqa/search';
@@ -139,5 +140,92 @@ describe('ElasticsearchSearchIndex', () => {
 
   it('refuses an invalid prefix', () => {
     expect(() => make({ prefix: 'Bad Prefix' })).toThrow(/SEARCH_INDEX_PREFIX/);
+  });
+});
+
+/**
+ * The kNN leg's neighbours: a graph search misses some of the nearest vectors, and which ones
+ * depends on how the chunks fell into segments, so the same docset indexed twice ranked differently.
+ * A docset within Elasticsearch's candidate limit is searched exactly (`knnCandidates`).
+ */
+describe('ElasticsearchSearchIndex kNN', () => {
+  const dimensions = 64;
+  const prefix = uniqueName('docqa-test-es-knn');
+  const idx = new ElasticsearchSearchIndex({
+    url: infra().elasticsearchUrl,
+    prefix,
+    space: { modelName: 'random-unit-64', dimensions },
+  });
+  // Seeded, so every run indexes the same vectors (mulberry32).
+  let seed = 20261204;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
+  };
+  const vector = () => Array.from({ length: dimensions }, random);
+  const cosine = (a: number[], b: number[]) => {
+    let dot = 0;
+    let na = 0;
+    let nb = 0;
+    for (let i = 0; i < a.length; i++) {
+      dot += a[i] * b[i];
+      na += a[i] * a[i];
+      nb += b[i] * b[i];
+    }
+    return dot / Math.sqrt(na * nb);
+  };
+
+  afterAll(async () => {
+    await deleteEsPrefix(idx.client, prefix);
+    await idx.close();
+  });
+
+  it('returns the exact nearest neighbours of a docset within the candidate limit, over several segments', async () => {
+    expect(knnCandidates(50, 3000)).toBe(10_000);
+    expect(knnCandidates(50, 10_001)).toBe(100);
+    expect(knnCandidates(400, 50_000)).toBe(800);
+    const chunks: ChunkRecord[] = [];
+    for (let n = 0; n < 3000; n++) {
+      chunks.push({
+        accountId: 9,
+        docSetName: 'knn',
+        documentId: `doc${n % 30}`,
+        fileName: `f${n % 30}.pdf`,
+        pageNumber: String(n),
+        sourceType: 'S3',
+        sourceId: `f${n % 30}.pdf`,
+        chunkIndex: n,
+        text: `chunk ${n}`,
+        embedding: vector(),
+      });
+    }
+    // Separate bulk requests, each waiting for a refresh: several segments, each searched alone.
+    for (let i = 0; i < chunks.length; i += 500) await idx.upsert(chunks.slice(i, i + 500));
+    const segments = await idx.client.cat.segments({ index: idx.indexName, format: 'json' });
+    expect(segments.length).toBeGreaterThan(1);
+    let missed = 0;
+    for (let i = 0; i < 20; i++) {
+      const query = vector();
+      const exact = chunks
+        .map((c) => ({ id: c.chunkIndex, s: cosine(query, c.embedding) }))
+        .sort((a, b) => b.s - a.s)
+        .slice(0, 50)
+        .map((c) => c.id)
+        .sort((a, b) => a - b);
+      const hits = await idx.search({
+        accountId: 9,
+        docSetNames: ['knn'],
+        text: '',
+        vector: query,
+        mode: 'vector',
+        limit: 50,
+        minimumSimilarityScore: -1,
+      });
+      const got = hits.map((h) => h.chunk.chunkIndex).sort((a, b) => a - b);
+      missed += exact.filter((id) => !got.includes(id)).length;
+    }
+    expect(missed).toBe(0);
   });
 });

@@ -70,6 +70,26 @@ type ChunkDoc = Omit<ChunkRecord, 'accountId' | 'embedding' | 'generation'> & {
 /** Elasticsearch's limit on a kNN search's candidates per shard. */
 const KNN_MAX_CANDIDATES = 10_000;
 
+/**
+ * How long a docset's chunk count stands for deciding between an exact and a graph kNN search, and
+ * how many counts are kept (the oldest go first).
+ */
+const KNN_COUNT_TTL_MS = 60_000;
+const KNN_COUNT_CACHE_MAX = 1_000;
+
+/**
+ * Candidates per shard for a kNN search of `k` hits over `matching` chunks (those the filter lets
+ * through). Lucene scores every vector of a segment, exactly, when the segment holds no more
+ * matching documents than the candidates asked; so a search whose whole filter matches at most
+ * KNN_MAX_CANDIDATES chunks asks for that many and is exact, the same neighbours as the embedded
+ * engine's flat scan whatever the segments' layout. Only larger sets walk the HNSW graph (twice k,
+ * at least 100), approximate, where a full scan would cost more than the graph saves.
+ */
+export function knnCandidates(k: number, matching: number): number {
+  if (matching <= KNN_MAX_CANDIDATES) return KNN_MAX_CANDIDATES;
+  return Math.min(Math.max(k * 2, 100), KNN_MAX_CANDIDATES);
+}
+
 const SOURCE_FIELDS = [
   'accountId',
   'docSetName',
@@ -159,6 +179,8 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   private readonly deadlines: SearchDeadlines;
   private ready?: Promise<void>;
   private setUpDone = false;
+  /** Chunk counts by account and docsets (`scopeSize`). */
+  private readonly scopeSizes = new Map<string, { count: number; at: number }>();
 
   constructor(private readonly o: ElasticsearchSearchIndexOptions) {
     assertIndexPrefix(o.prefix);
@@ -543,11 +565,15 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     size: number,
     signal: AbortSignal,
   ): Promise<LegHit[]> {
-    // The graph is searched on int8 vectors whose scale each segment sets, so its scores, and its
-    // order among close neighbours, move with the segments' layout (merges, refresh timing). Its
-    // hits are scored again on their stored float vectors: exact, and the same whatever the
-    // layout (Elasticsearch's rescoring of quantised vectors, done here because a script engine is
-    // not part of every cluster). Taking more hits than asked did not pay (docs/decisions.md).
+    // Which neighbours the HNSW graph finds depends on how the chunks fell into segments (flushes,
+    // merges), so an approximate search differs between two indexings of the same docset: for a
+    // docset small enough, the count picks an exact search instead (knnCandidates).
+    const filter = this.scope(q);
+    const matching = await this.scopeSize(q, signal);
+    // Vectors are compared as int8, whose scale each segment sets, so scores and the order among
+    // close neighbours move with the layout too. The hits are scored again on their stored float
+    // vectors: exact, and the same whatever the layout (Elasticsearch's rescoring of quantised
+    // vectors, done here because a script engine is not part of every cluster; docs/decisions.md).
     const r = await this.client.search<ChunkDoc>(
       {
         index: this.alias,
@@ -558,8 +584,8 @@ export class ElasticsearchSearchIndex implements SearchIndex {
           field: 'embedding',
           query_vector: q.vector,
           k: size,
-          num_candidates: Math.min(Math.max(size * 2, 100), KNN_MAX_CANDIDATES),
-          filter: this.scope(q),
+          num_candidates: knnCandidates(size, matching),
+          filter,
         },
       },
       { signal },
@@ -572,6 +598,35 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       if (similarity >= q.minimumSimilarityScore) hits.push({ chunk: toChunk(h), score: similarity });
     }
     return hits.sort((a, b) => b.score - a.score);
+  }
+
+  /**
+   * How many chunks the query's docsets hold (counted up to one past KNN_MAX_CANDIDATES, all that
+   * `knnCandidates` needs), remembered for KNN_COUNT_TTL_MS: a count before every search would be
+   * a round trip more for a figure that rarely changes. A docset that crosses the limit meanwhile
+   * is searched the other way until its count is taken again, correctly either way. A routed leg
+   * (some documents of the docsets) takes the docsets' count, an upper bound of its own.
+   */
+  private async scopeSize(q: LegQuery, signal: AbortSignal): Promise<number> {
+    const key = JSON.stringify([q.storedAccountId, [...q.docSetNames].sort()]);
+    const now = Date.now();
+    const known = this.scopeSizes.get(key);
+    if (known && now - known.at < KNN_COUNT_TTL_MS) return known.count;
+    const r = await this.client.count(
+      {
+        index: this.alias,
+        query: { bool: { filter: this.scope({ ...q, documentIds: undefined }) } },
+        terminate_after: KNN_MAX_CANDIDATES + 1,
+      },
+      { signal },
+    );
+    this.scopeSizes.delete(key);
+    this.scopeSizes.set(key, { count: r.count, at: now });
+    if (this.scopeSizes.size > KNN_COUNT_CACHE_MAX) {
+      const oldest = this.scopeSizes.keys().next().value;
+      if (oldest !== undefined) this.scopeSizes.delete(oldest);
+    }
+    return r.count;
   }
 
   async stats(accountId?: number): Promise<SearchIndexStats> {
