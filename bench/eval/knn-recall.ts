@@ -14,24 +14,12 @@
  */
 import '../rag/env';
 import { EMBEDDER, Embedder } from '@docqa/llm';
-import { ElasticsearchSearchIndex, storedAccountId } from '@docqa/search';
+import { cosine, ElasticsearchSearchIndex, storedAccountId } from '@docqa/search';
 import { searchIndexOf } from '../../test/support/seed';
 import { percentile } from '../../test/support/stats';
 import { CORPORA, corpusQa, log, startHarness } from '../rag/harness';
 
 type Doc = { embedding: number[] };
-
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return dot / Math.sqrt(na * nb);
-}
 
 async function main() {
   const [corporaArg = 'dev', kArg = '96', candidatesArg = '192', oversampleArg = '1'] = process.argv.slice(2);
@@ -70,20 +58,24 @@ async function main() {
       if (all.length >= 10_000) throw new Error('docsets of 10,000 chunks or more are not handled');
       const items = corpusQa(corpus);
       log(`${corpus.name}: ${all.length} chunks, ${items.length} questions`);
-      const rows = [];
+      // Each question's vector and exact top k, once for every setting.
+      const queries = [];
+      for (const item of items) {
+        const vector = await embedder.embedQuery(item.question);
+        const exact = all
+          .map((c) => ({ id: c.id, s: cosine(vector, c.v) }))
+          .sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1))
+          .slice(0, k)
+          .map((c) => c.id);
+        queries.push({ vector, exact });
+      }
       for (const cand of candidateSettings) {
         for (const over of oversamples) {
           const graphK = Math.min(k * over, cand);
           let recall = 0;
           let same = 0;
           const ms: number[] = [];
-          for (const item of items) {
-            const vector = await embedder.embedQuery(item.question);
-            const exact = all
-              .map((c) => ({ id: c.id, s: cosine(vector, c.v) }))
-              .sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1))
-              .slice(0, k)
-              .map((c) => c.id);
+          for (const { vector, exact } of queries) {
             const t0 = Date.now();
             const r = await es.search<Doc>({
               index: alias,
@@ -113,7 +105,6 @@ async function main() {
             sameTopK: `${same}/${items.length}`,
             p50Ms: percentile(ms, 50),
           };
-          rows.push(row);
           console.log(JSON.stringify(row));
         }
       }

@@ -1,6 +1,7 @@
 import { LocalHashingEmbedder } from '@docqa/llm';
 import {
   ChunkRecord,
+  cosine,
   ElasticsearchSearchIndex,
   INDEX_LAYOUT_VERSION,
   knnCandidates,
@@ -165,17 +166,6 @@ describe('ElasticsearchSearchIndex kNN', () => {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
   };
   const vector = () => Array.from({ length: dimensions }, random);
-  const cosine = (a: number[], b: number[]) => {
-    let dot = 0;
-    let na = 0;
-    let nb = 0;
-    for (let i = 0; i < a.length; i++) {
-      dot += a[i] * b[i];
-      na += a[i] * a[i];
-      nb += b[i] * b[i];
-    }
-    return dot / Math.sqrt(na * nb);
-  };
 
   afterAll(async () => {
     await deleteEsPrefix(idx.client, prefix);

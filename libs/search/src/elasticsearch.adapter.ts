@@ -21,6 +21,7 @@ import {
 } from './fusion';
 import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
 import { ChunkFailure, PartialIndexingError, searchTimedOut } from './search.errors';
+import { cosine } from './vectors';
 import {
   checkChunksById,
   chunkId,
@@ -761,18 +762,6 @@ function toDoc({ generation: _generation, ...c }: ChunkRecord): ChunkDoc {
     accountId: storedAccountId(c.accountId),
     embedding: c.embedding.map((x) => Math.round(x * 1e6) / 1e6),
   };
-}
-
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
 function toChunk(h: estypes.SearchHit<ChunkDoc>): StoredChunk {

@@ -6,3 +6,4 @@ export * from './keyword-routing';
 export * from './search.module';
 export * from './elasticsearch.adapter';
 export * from './embedded.adapter';
+export * from './vectors';
