@@ -397,9 +397,14 @@ export class EmbeddedSearchIndex implements SearchIndex {
         throw this.timedOut(err, `waiting for the write lock (${what}), held for ${this.heldForMs()} ms`);
       });
     // Opened under the lock: a reopen (also under it) never swaps the handle under a writer.
+    // The version before the write is read here, bounded like the open, so that `fn` starts in the
+    // same tick as the deadline's clock: a write given the lock always runs its first synchronous
+    // step (groupWrite takes its queued rows there), however short the deadline.
     let t: lancedb.Table;
+    let before: number;
     try {
       t = await this.bounded(this.open(), this.deadlines.lockMs, 'open', signal);
+      before = await this.bounded(t.version(), this.deadlines.lockMs, 'version', signal);
     } catch (err) {
       release();
       throw err;
@@ -408,9 +413,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const started = Date.now();
     this.writeHeldSince = started;
     // The floor moves only when a version was committed (a failed write may commit none); the
-    // checks run inside the bounded call, so a wedged engine cannot hold the lock unseen.
+    // check runs inside the bounded call, so a wedged engine cannot hold the lock unseen.
     const call = (async () => {
-      const before = await t.version();
       const result = await fn(t);
       if ((await t.version()) !== before) this.versionFloor = started;
       return result;
@@ -531,7 +535,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
    * one engine write (one table version, one fragment) per lock turn instead of one each; a caller
    * whose rows an earlier holder wrote gets that write's outcome. A caller cancelled while queued
    * leaves the queue; rows already taken are written, and a later delete (under the same lock)
-   * comes after them.
+   * comes after them. The holder takes the queue as its engine call starts (write), so rows whose
+   * caller's deadline passes during that call are still written, as the engine call goes on.
    */
   private async groupWrite(rows: Row[], signal?: AbortSignal): Promise<void> {
     const entry: QueuedRows = { rows };
