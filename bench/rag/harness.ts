@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import { EMBEDDER, Embedder } from '@docqa/llm';
 import * as path from 'node:path';
 import { startTestApp, TestApp } from '../../test/support/app';
-import { sharedDir } from '../../test/support/infra';
+import { sharedDir, temporalNamespace } from '../../test/support/infra';
 import type { QaItem } from './qa';
 import { BLIND_CACHE_DIR, BLIND_QA_FILE, ensureBlindCorpus } from './blind-corpus';
 
@@ -105,7 +105,8 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
     process.env.DOCQA_TEST_POSTGRES_URL = pg.url;
     if (o.indexing === 'pipeline') {
       const [temporal, s3] = await Promise.all([
-        infraModule('temporal.js').startTemporal(),
+        // startTestApp points the app and its worker at this namespace, not `default`
+        infraModule('temporal.js').startTemporal({ namespaces: [temporalNamespace()] }),
         infraModule('s3.js').startS3(),
       ]);
       started.push(temporal, s3);

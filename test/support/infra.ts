@@ -2,6 +2,16 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { Client } from 'pg';
 
+/**
+ * This Jest worker's namespace on the shared server (test/infra/temporal.js `workerNamespaces`);
+ * outside Jest (the eval and RAG benches' harness), worker 1's, which the harness creates.
+ * Named as test/infra/temporal.js `workerNamespace` names it (not required from there: this file
+ * is also compiled into the eval's dist, which holds no test/infra).
+ */
+export function temporalNamespace(): string {
+  return `docqa-test-${process.env.JEST_WORKER_ID ?? '1'}`;
+}
+
 /** Addresses of the engines started by test/infra/global-setup.js. */
 export function infra() {
   const need = (name: string) => {
@@ -16,10 +26,7 @@ export function infra() {
     postgresUrl: need('DOCQA_TEST_POSTGRES_URL'),
     temporalAddress: need('DOCQA_TEST_TEMPORAL_ADDRESS'),
     temporalCli: need('DOCQA_TEST_TEMPORAL_CLI'),
-    /** This Jest worker's namespace on the shared server (test/infra/temporal.js `workerNamespaces`). */
-    // Named as test/infra/temporal.js `workerNamespace` names it (not required from there: this file
-    // is also compiled into the eval's dist, which holds no test/infra).
-    temporalNamespace: `docqa-test-${process.env.JEST_WORKER_ID ?? '1'}`,
+    temporalNamespace: temporalNamespace(),
     elasticsearchUrl: need('DOCQA_TEST_ELASTICSEARCH_URL'),
     /** Local S3-compatible server (test/infra/s3.js). */
     s3Endpoint: need('DOCQA_TEST_S3_ENDPOINT'),
