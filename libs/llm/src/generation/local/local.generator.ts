@@ -18,7 +18,24 @@ import {
 import { endsSentence, segmentText, startsMidSentence } from './segments';
 import { escapeMarkers } from './text';
 import { questionScope } from '../../analysis/question-scope';
-import { derivedForms, stem, STOP_WORDS, words } from '../../analysis/terms';
+import { words } from '../../analysis/terms';
+import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
+import { CODE, definitionFocus, hasEvidence, questionType, REFERS_BACK, scopeStems } from './question-type';
+import {
+  Candidate,
+  covered,
+  fromNamedDocuments,
+  headingLike,
+  ownStems,
+  proseFactor,
+  scoreSentence,
+  weighQuery,
+} from './sentence-scoring';
+
+export * from './form-fields';
+export * from './question-type';
+export { proseFactor } from './sentence-scoring';
+export type { Candidate, WeightedQuery } from './sentence-scoring';
 
 export interface LocalGeneratorOptions {
   /**
@@ -71,175 +88,6 @@ export interface LocalGeneratorOptions {
   preferNamedDocuments?: boolean;
   /** Shares of list and compare answers (default SEVERAL_DOCUMENTS). */
   several?: Partial<typeof SEVERAL_DOCUMENTS>;
-}
-
-/** What a question asks for, from its wording: it decides which sentences look like an answer. */
-export type QuestionType = 'howto' | 'numeric' | 'definition' | 'why' | 'other';
-
-export function questionType(question: string): QuestionType {
-  const q = question.toLowerCase();
-  if (
-    /\b(how many|how much|how long|how big|how large|what (size|value|number|percentage|unit)|default (value|size|unit))\b/.test(
-      q,
-    )
-  )
-    return 'numeric';
-  if (/^\s*why\b/.test(q)) return 'why';
-  if (
-    /\bhow (do|can|should|would|could|to|does one)\b|\b(what|which) (command|option|macro|function|tag|flag|setting|key)\b/.test(
-      q,
-    )
-  )
-    return 'howto';
-  if (/^\s*(what|who) (is|are|was|were)\b|\bwhat does\b.*\b(stand for|mean)\b|\bdefin/.test(q))
-    return 'definition';
-  return 'other';
-}
-
-/**
- * The term a definition question asks about: "What is a bucket in S3?" -> `bucket`,
- * "What does TLS stand for?" -> `tls`.
- */
-export function definitionFocus(question: string): string | undefined {
-  let m =
-    /^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:a|an|the)?\s*([\p{L}\p{N}_.-]+(?:\s+[\p{L}\p{N}_.-]+)?)/iu.exec(
-      question,
-    );
-  if (m) return words(m[1]).filter((w) => !STOP_WORDS.has(w))[0];
-  m = /^\s*what\s+does\s+([\p{L}\p{N}_.-]+)\s+(?:stand for|mean)/iu.exec(question);
-  return m ? words(m[1])[0] : undefined;
-}
-
-/**
- * Stems of a question's scope phrase, which names where to look rather than what is asked: a
- * short trailing "in X?" or "according to X?" ("What is a bucket in S3?").
- */
-export function scopeStems(question: string): Set<string> {
-  const out = new Set<string>();
-  const tail = /\b(?:in|according to)\s+(?:the\s+)?([^,?]{1,40})\?\s*$/i.exec(question);
-  if (tail && words(tail[1]).length <= 4) for (const w of words(tail[1])) out.add(stem(w));
-  return out;
-}
-
-/** Weight of scope terms relative to the other query terms. */
-const SCOPE_WEIGHT = 0.3;
-/** Weight of terms the rewriter brought in from the conversation (the question's own weigh 1). */
-const HISTORY_WEIGHT = 0.5;
-
-const CODE = /\\[A-Za-z]+|--?[A-Za-z][\w-]*|:=|[\w)\]]=[\w"'(.{[-]|<\/?[A-Za-z][\w:.-]*>|\w\(|[{}]|_\w/;
-const NUMBER =
-  /\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand)\b/i;
-const DEFINING = /\b(is|are|means|stands? for|refers? to|defined as|called)\b/i;
-const REASON = /\b(to|because|since|so that|in order to|avoid|ensure|otherwise)\b/i;
-/** A sentence that only makes sense after the one before it. */
-const REFERS_BACK =
-  /^(this|these|that|those|it|they|such|then|here|the (last|above|previous|following|same))\b/i;
-
-/** Whether a sentence (with its context) holds the kind of answer the question asks for. */
-export function hasEvidence(type: QuestionType, text: string): boolean {
-  switch (type) {
-    case 'howto':
-      return CODE.test(text);
-    case 'numeric':
-      return NUMBER.test(text);
-    case 'definition':
-      return DEFINING.test(text);
-    case 'why':
-      return REASON.test(text);
-    default:
-      return false;
-  }
-}
-
-/** A form field whose label is followed by nothing or straight by the next label: `Airframe Total Time: Engine Manufacturer:`. */
-const EMPTY_FIELD =
-  /^(\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}):\s*(?:$|\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:(?:\s|$))/u;
-
-/**
- * Whether a sentence looks like a form field stated without a value whose label holds the
- * question's terms (those its document context does not hold) while the rest of it holds none.
- * Two-column forms make this a guess (`Investigator In Charge (IIC): Jim Silliman Report Date:`
- * looks alike), so it only decides close calls.
- */
-export function emptyFieldAsked(c: Candidate, q: WeightedQuery): boolean {
-  const m = EMPTY_FIELD.exec(c.text);
-  if (!m) return false;
-  const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
-  return textTerms(m[1]).some(asked) && !textTerms(c.text.slice(m[1].length + 1)).some(asked);
-}
-
-/** A form field answered in the negative (`Amateur Built: No`, `Fire: None`); group 1 is the label's last word. */
-const NEGATIVE_FIELD = /([\p{L}\p{N}]+)\s*:\s*(?:No|None)\b(?!\s*\p{Ll})/gu;
-
-/**
- * Whether a sentence holds a form field the question asks about answered `No` or `None`: the
- * document states that it lacks what is asked. The field is asked about when the last word of its
- * label is a query term its document context does not hold; only the last word, because in a
- * form laid out in columns the words before it may be the previous field's value
- * (`Instrument Rating(s): Airplane Second Pilot Present: No`).
- */
-export function deniedFieldAsked(c: Candidate, q: WeightedQuery): boolean {
-  const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
-  for (const m of c.text.matchAll(NEGATIVE_FIELD)) if (textTerms(m[1]).some(asked)) return true;
-  return false;
-}
-
-/** A form line of labels only, none with a value: `Certificate: Age:`. */
-const BLANK_FORM_LINE = /^(?:\s*\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:)+\s*$/u;
-
-/**
- * Whether a sentence is a form line whose labels have no values, one of them the field the
- * question asks about (a query term its document context does not hold): the document leaves that
- * field blank, so the line answers nothing, however well its label matches.
- */
-export function blankFieldAsked(c: Candidate, q: WeightedQuery): boolean {
-  if (!BLANK_FORM_LINE.test(c.text)) return false;
-  return textTerms(c.text).some((t) => q.terms.has(t) && !c.context.has(t));
-}
-
-/** Title or affiliation lines: mostly capitalised words and almost no function words. */
-function headingLike(text: string): boolean {
-  const toks = text.match(/[A-Za-z][\w'’]*/g) ?? [];
-  if (toks.length < 4) return false;
-  const caps = toks.filter((t) => /^[A-Z]/.test(t)).length;
-  const stops = toks.filter((t) => STOP_WORDS.has(t.toLowerCase())).length;
-  return caps / toks.length > 0.55 && stops / toks.length < 0.2;
-}
-
-/**
- * Prose has a quarter or more function words; an index or a table of contents has almost none,
- * and matches many query words without answering anything.
- */
-export function proseFactor(text: string): number {
-  const ws = words(text);
-  if (ws.length === 0) return 1;
-  const r = ws.filter((w) => STOP_WORDS.has(w)).length / ws.length;
-  return r >= 0.25 ? 1 : 0.4 + (r / 0.25) * 0.6;
-}
-
-export interface Candidate {
-  passage: Passage;
-  rank: number;
-  index: number;
-  text: string;
-  stems: string[];
-  /** Stems of the passage's document context (shared by its sentences). */
-  context: Set<string>;
-  /** Query weight the document context holds (times contextWeight): how much the question names its document. */
-  named: number;
-  score: number;
-}
-
-/** Query terms with their weights: rarer among the passages' sentences = heavier. */
-export interface WeightedQuery {
-  /** Every query term, and every other form of one the passages use, with that term's weight. */
-  terms: Map<string, number>;
-  /** Sum of the query terms' weights (each term once, whatever its forms). */
-  total: number;
-  /** The query terms, in order. */
-  order: string[];
-  /** The query term each key of `terms` is a form of (a query term is its own). */
-  termOf: Map<string, string>;
 }
 
 const tick = () => new Promise<void>((r) => setImmediate(r));
@@ -464,107 +312,6 @@ export class LocalGenerator implements Generator {
     }
     return parts.map((p) => `${p.sentence} ${p.markers.map((n) => `[${n}]`).join(' ')}`).join(' ');
   }
-}
-
-function weighQuery(
-  text: string,
-  identifiers: string[],
-  candidates: Candidate[],
-  scope: Set<string>,
-  asked: Set<string>,
-): WeightedQuery {
-  const order = [...new Set([...queryStems(text), ...identifiers])];
-  // Other forms of the query terms that the passages use (`departure` for "depart"): they match
-  // as the term itself, counted once with it.
-  const termOf = new Map<string, string>(order.map((t) => [t, t]));
-  const used = new Set<string>();
-  const contexts = new Set<Set<string>>(); // one per passage, shared by its sentences
-  for (const c of candidates) {
-    for (const s of c.stems) used.add(s);
-    contexts.add(c.context);
-  }
-  for (const context of contexts) for (const s of context) used.add(s);
-  for (const s of used) {
-    if (termOf.has(s)) continue;
-    const t = order.find((t) => derivedForms(t, s));
-    if (t) termOf.set(s, t);
-  }
-  const df = new Map<string, number>(order.map((t) => [t, 0]));
-  for (const c of candidates) {
-    for (const t of termsIn(termOf, [...c.stems, ...c.context])) df.set(t, (df.get(t) ?? 0) + 1);
-  }
-  const n = candidates.length;
-  const terms = new Map<string, number>();
-  let total = 0;
-  for (const t of order) {
-    const w =
-      Math.log(1 + (n + 1) / ((df.get(t) ?? 0) + 0.5)) *
-      (scope.has(t) ? SCOPE_WEIGHT : 1) *
-      (asked.has(t) ? 1 : HISTORY_WEIGHT);
-    terms.set(t, w);
-    total += w;
-  }
-  for (const [form, t] of termOf) if (form !== t) terms.set(form, terms.get(t) ?? 0);
-  return { terms, total, order, termOf };
-}
-
-/** The query terms that some of `stems` are forms of. */
-function termsIn(termOf: Map<string, string>, stems: Iterable<string>): Set<string> {
-  const out = new Set<string>();
-  for (const s of stems) {
-    const t = termOf.get(s);
-    if (t !== undefined) out.add(t);
-  }
-  return out;
-}
-
-function covered(q: WeightedQuery, stems: string[]): number {
-  let sum = 0;
-  for (const t of termsIn(q.termOf, stems)) sum += q.terms.get(t) ?? 0;
-  return sum;
-}
-
-/** A sentence's stems that its document context does not hold: what the sentence itself says. */
-function ownStems(c: Candidate): string[] {
-  return c.context.size ? c.stems.filter((s) => !c.context.has(s)) : c.stems;
-}
-
-/**
- * What a sentence says about the question: the query terms it holds, bigrams kept in order, less
- * for long sentences. Terms its document context holds (the document's name, identifiers, the
- * section) say which document it is from, not what it answers: they are scored once for every
- * sentence of the passage (CONTEXT_WEIGHT), never as the sentence's content, so a header line
- * repeating a report's registration does not outscore the line that answers.
- */
-function scoreSentence(q: WeightedQuery, c: Candidate): number {
-  if (c.stems.length === 0) return 0;
-  const matched = covered(q, ownStems(c));
-  if (matched === 0) return 0;
-  let bigrams = 0;
-  for (let i = 0; i + 1 < q.order.length; i++) {
-    const a = q.order[i];
-    const b = q.order[i + 1];
-    if (c.context.has(a) && c.context.has(b)) continue;
-    for (let j = 0; j + 1 < c.stems.length; j++) {
-      if (q.termOf.get(c.stems[j]) === a && q.termOf.get(c.stems[j + 1]) === b) {
-        bigrams += Math.min(q.terms.get(a) ?? 0, q.terms.get(b) ?? 0);
-        break;
-      }
-    }
-  }
-  const lengthPenalty = 1 + 0.25 * Math.max(0, c.stems.length / 25 - 1);
-  return (matched + 0.5 * bigrams) / lengthPenalty;
-}
-
-/**
- * The candidates (best first) the answer may use: when the best sentence's document is one the
- * question does not name while a named one says something of the question besides its name, only
- * the sentences of named documents; otherwise all of them.
- */
-function fromNamedDocuments(ranked: Candidate[]): Candidate[] {
-  if (!ranked[0] || ranked[0].named > 0) return ranked;
-  const named = ranked.filter((c) => c.named > 0 && c.score > c.named);
-  return named.length ? named : ranked;
 }
 
 /** Streams an answer in word groups, never splitting inside a `[n]` marker. */

@@ -1,0 +1,48 @@
+import type { Candidate, WeightedQuery } from './sentence-scoring';
+import { textTerms } from './passage-context';
+
+/** A form field whose label is followed by nothing or straight by the next label: `Airframe Total Time: Engine Manufacturer:`. */
+const EMPTY_FIELD =
+  /^(\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}):\s*(?:$|\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:(?:\s|$))/u;
+
+/**
+ * Whether a sentence looks like a form field stated without a value whose label holds the
+ * question's terms (those its document context does not hold) while the rest of it holds none.
+ * Two-column forms make this a guess (`Investigator In Charge (IIC): Jim Silliman Report Date:`
+ * looks alike), so it only decides close calls.
+ */
+export function emptyFieldAsked(c: Candidate, q: WeightedQuery): boolean {
+  const m = EMPTY_FIELD.exec(c.text);
+  if (!m) return false;
+  const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
+  return textTerms(m[1]).some(asked) && !textTerms(c.text.slice(m[1].length + 1)).some(asked);
+}
+
+/** A form field answered in the negative (`Amateur Built: No`, `Fire: None`); group 1 is the label's last word. */
+const NEGATIVE_FIELD = /([\p{L}\p{N}]+)\s*:\s*(?:No|None)\b(?!\s*\p{Ll})/gu;
+
+/**
+ * Whether a sentence holds a form field the question asks about answered `No` or `None`: the
+ * document states that it lacks what is asked. The field is asked about when the last word of its
+ * label is a query term its document context does not hold; only the last word, because in a
+ * form laid out in columns the words before it may be the previous field's value
+ * (`Instrument Rating(s): Airplane Second Pilot Present: No`).
+ */
+export function deniedFieldAsked(c: Candidate, q: WeightedQuery): boolean {
+  const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
+  for (const m of c.text.matchAll(NEGATIVE_FIELD)) if (textTerms(m[1]).some(asked)) return true;
+  return false;
+}
+
+/** A form line of labels only, none with a value: `Certificate: Age:`. */
+const BLANK_FORM_LINE = /^(?:\s*\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:)+\s*$/u;
+
+/**
+ * Whether a sentence is a form line whose labels have no values, one of them the field the
+ * question asks about (a query term its document context does not hold): the document leaves that
+ * field blank, so the line answers nothing, however well its label matches.
+ */
+export function blankFieldAsked(c: Candidate, q: WeightedQuery): boolean {
+  if (!BLANK_FORM_LINE.test(c.text)) return false;
+  return textTerms(c.text).some((t) => q.terms.has(t) && !c.context.has(t));
+}
