@@ -28,6 +28,9 @@ export interface Metrics {
   unanswerableNoCitation: number;
   /** Answerable items answered without any citation. */
   answerableRefused: number;
+  /** single: gold file / gold page among the first 10 results of `POST /search` (NaN: not measured). */
+  fileHit10: number;
+  pageHit10: number;
 }
 
 const share = (xs: ItemScore[], f: (x: ItemScore) => boolean | undefined) =>
@@ -66,5 +69,19 @@ export function aggregate(scores: ItemScore[]): Metrics {
     unanswerable: unanswerable.length,
     unanswerableNoCitation: share(unanswerable, (s) => s.noCitation),
     answerableRefused: share(answerable, (s) => s.refused),
+    fileHit10: share(
+      single.filter((s) => s.fileHit10 !== undefined),
+      (s) => s.fileHit10,
+    ),
+    pageHit10: share(
+      single.filter((s) => s.pageHit10 !== undefined),
+      (s) => s.pageHit10,
+    ),
   };
+}
+
+/** The metrics of each item kind (FinanceBench's metrics-generated, domain-relevant, novel-generated; dev's kinds). */
+export function aggregateByKind(scores: ItemScore[]): Record<string, Metrics> {
+  const kinds = [...new Set(scores.map((s) => s.kind))].sort();
+  return Object.fromEntries(kinds.map((k) => [k, aggregate(scores.filter((s) => s.kind === k))]));
 }

@@ -45,6 +45,8 @@ export interface RunResult {
   metrics: Metrics;
   /** The same metrics on the held-out half (odd-numbered items). */
   heldOut: Metrics;
+  /** The same metrics per item kind. */
+  byKind?: Record<string, Metrics>;
   marginCurve: MarginPoint[];
   items: ItemRecord[];
 }

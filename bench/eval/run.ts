@@ -54,7 +54,7 @@ import {
   ROOT,
   startHarness,
 } from '../rag/harness';
-import { aggregate } from './metrics';
+import { aggregate, aggregateByKind } from './metrics';
 import { marginCurve, Replay } from './margin-curve';
 import { renderReport, RESULTS_DIR, RunResult, ItemRecord, readChanges, readResults } from './report';
 import { PageRef, scoreItem, stratifiedSample } from './scoring';
@@ -242,7 +242,8 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
       ? seen.generated.passages.map((p) => ({ fileName: p.fileName, pageNumber: p.pageNumber }))
       : (seen.hits ?? []).map((x) => ({ fileName: x.chunk.fileName, pageNumber: x.chunk.pageNumber }));
     const cited = citations.map((c) => ({ fileName: c.fileName, pageNumber: c.pageNumber }));
-    const score = scoreItem(item, answer, cited, retrieved, pageHasPhrase);
+    const searched = await searchTop10(h, corpus, item);
+    const score = scoreItem(item, answer, cited, retrieved, pageHasPhrase, searched);
     items.push({
       ...score,
       question: item.question,
@@ -299,9 +300,34 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
     errors: items.filter((i) => i.error).length,
     metrics: aggregate(items),
     heldOut: aggregate(items.filter((i) => i.heldOut)),
+    byKind: aggregateByKind(items),
     marginCurve: o.provider === 'local' ? marginCurve(replays, pageHasPhrase) : [],
     items,
   };
+}
+
+/** Whether this app serves `POST /search` (it is measured where it does). */
+const searchServed = new WeakMap<Harness, boolean>();
+
+/**
+ * The first 10 results of `POST /api/v1/document_proxy/search` for the item's question (with its
+ * history as the query where it has one, as /ask would rewrite it): the evidence an API client
+ * that brings its own model would see. Undefined where the endpoint is not served.
+ */
+async function searchTop10(h: Harness, corpus: Corpus, item: QaItem): Promise<PageRef[] | undefined> {
+  if (searchServed.get(h) === false) return undefined;
+  const res = await h.app.client.post(
+    '/api/v1/document_proxy/search',
+    { query: item.question, docSetNames: [corpus.docSetName], limit: 10 },
+    { token: h.token },
+  );
+  if (res.status === 404) {
+    searchServed.set(h, false);
+    return undefined;
+  }
+  if (res.status !== 200) throw new Error(`${item.id}: /search ${res.status} ${JSON.stringify(res.body)}`);
+  searchServed.set(h, true);
+  return (res.body.results as PageRef[]).map((r) => ({ fileName: r.fileName, pageNumber: String(r.pageNumber) }));
 }
 
 function itemLine(r: ItemRecord): string {
@@ -334,7 +360,9 @@ async function main() {
         log(
           `${corpus.name}/${engine}: single ${m.single}: file@5 ${m.fileHit5.toFixed(2)} page@5 ${m.pageHit5.toFixed(2)} ` +
             `cites file ${m.citesFile.toFixed(2)} page ${m.citesPage.toFixed(2)}; multi ${m.multi}: found ${m.multiFound.toFixed(2)}; ` +
-            `unanswerable ${m.unanswerable}: no citation ${m.unanswerableNoCitation.toFixed(2)}`,
+            `unanswerable ${m.unanswerable}: no citation ${m.unanswerableNoCitation.toFixed(2)}; ` +
+            `bare refusals ${m.answerableRefused.toFixed(2)}, citations/answer ${m.citationsPerAnswer.toFixed(2)}, ` +
+            `/search file@10 ${m.fileHit10.toFixed(2)} page@10 ${m.pageHit10.toFixed(2)}`,
         );
         const file = path.join(RESULTS_DIR, `${corpus.name}.${engine}.${o.provider}.json`);
         if (o.write) fs.writeFileSync(file, `${JSON.stringify(result, null, 1)}\n`);

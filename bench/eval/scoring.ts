@@ -56,7 +56,11 @@ export interface ItemScore {
   answerHasPhrase?: boolean;
   /** unanswerable: answered with no citation. */
   noCitation?: boolean;
+  /** Answered with no citation at all: a bare refusal when the item is answerable. */
   refused: boolean;
+  /** single: the gold file / a gold page among the first 10 results of `POST /search` (when measured). */
+  fileHit10?: boolean;
+  pageHit10?: boolean;
 }
 
 export function goldSources(item: QaItem): GoldSource[] {
@@ -92,6 +96,7 @@ export function scoreItem(
   citations: PageRef[],
   retrieved: PageRef[],
   pageHasPhrase: (ref: PageRef, phrase: string) => boolean,
+  searched?: PageRef[],
 ): ItemScore {
   const cls = itemClass(item);
   const gold = goldSources(item);
@@ -112,8 +117,15 @@ export function scoreItem(
   base.citationsWithPhrase = item.answer ? citations.filter((c) => pageHasPhrase(c, item.answer)).length : 0;
   if (cls === 'single') {
     const [g] = gold;
+    const top10 = searched?.slice(0, 10);
     return {
       ...base,
+      ...(top10
+        ? {
+            fileHit10: top10.some((r) => r.fileName === g.fileName),
+            pageHit10: top10.some((r) => onGoldPage(g, r)),
+          }
+        : {}),
       fileHit5: top5.some((r) => r.fileName === g.fileName),
       pageHit5: top5.some((r) => onGoldPage(g, r)),
       citesFile: citations.some((c) => c.fileName === g.fileName),

@@ -45,6 +45,13 @@ export interface Corpus {
 export const CORPORA: Record<string, Corpus> = {
   dev: { name: 'dev', dir: CORPUS_DIR, docSetName: 'dev-corpus' },
   similar: { name: 'similar', dir: sharedDir('corpus', 'similar'), docSetName: 'similar-corpus' },
+  // FinanceBench's development half (shared/corpus/financebench/SOURCES.md): read from shared/,
+  // never copied into the repository (CC-BY-NC-4.0). All 34 filings go into one docset.
+  financebench: {
+    name: 'financebench',
+    dir: sharedDir('corpus', 'financebench'),
+    docSetName: 'financebench-corpus',
+  },
   blind: {
     name: 'blind',
     dir: BLIND_CACHE_DIR,
@@ -275,7 +282,26 @@ export function loadQa(dir = CORPUS_DIR, file = path.join(dir, 'qa.jsonl')): QaI
     .readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as QaItem);
+    .map((l) => fromEvidencePages(JSON.parse(l)));
+}
+
+/**
+ * FinanceBench's items name their evidence as `{ fileName, page }` objects (every one in a single
+ * filing); as a QaItem the first is the gold page and the others are `alsoOnPages`. Items of the
+ * other corpora pass unchanged.
+ */
+export function fromEvidencePages(raw: QaItem | (Omit<QaItem, 'evidence'> & { evidence: unknown })): QaItem {
+  const ev = raw.evidence;
+  if (!Array.isArray(ev) || ev.length === 0 || typeof ev[0] !== 'object') return raw as QaItem;
+  const pages = ev as Array<{ fileName: string; page: number }>;
+  const [first] = pages;
+  return {
+    ...(raw as QaItem),
+    evidence: undefined,
+    fileName: first.fileName,
+    page: first.page,
+    alsoOnPages: pages.filter((p) => p.fileName === first.fileName && p.page !== first.page).map((p) => p.page),
+  };
 }
 
 export { percentile } from '../../test/support/stats';
