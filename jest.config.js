@@ -14,6 +14,7 @@ const swc = [
   },
 ];
 const libs = [
+  'text',
   'common',
   'db',
   'catalog',

@@ -36,4 +36,29 @@ describe('chunkPages', () => {
   it('cleans whitespace but keeps line breaks', () => {
     expect(cleanPageText('a \t b\r\nexam-\n  ple\n\n\n\nend')).toBe('a b\nexam-\nple\n\nend');
   });
+
+  it('never cuts a table row and carries the header of periods into each chunk of the table', () => {
+    const rows = Array.from(
+      { length: 60 },
+      (_, i) => `Line item number ${i} of the statement (${1000 + i},${100 + i}) ${2000 + i} (${300 + i})`,
+    );
+    const text = ['Consolidated Statement of Cash Flows', '(Millions) 2018 2017 2016', ...rows].join('\n');
+    const chunks = chunkPages([{ pageNumber: 4, text }], { size: 500, overlap: 100 });
+    expect(chunks.length).toBeGreaterThan(4);
+    for (const c of chunks) {
+      const lines = c.text.split('\n');
+      expect(lines[0] === '(Millions) 2018 2017 2016' || lines[0].startsWith('Consolidated')).toBe(true);
+      // Every line is whole: a row as written, or the header.
+      for (const line of lines.slice(1)) expect([...rows, '(Millions) 2018 2017 2016']).toContain(line);
+    }
+    // Every row is in some chunk.
+    for (const r of rows) expect(chunks.some((c) => c.text.includes(r))).toBe(true);
+  });
+
+  it('leaves prose chunks as they were', () => {
+    const text = words(400, 'p');
+    const chunks = chunkPages([{ pageNumber: 1, text }], { size: 500, overlap: 100 });
+    expect(chunks.every((c) => !c.text.includes('(Millions)'))).toBe(true);
+    expect(chunks[0].text).toBe(text.slice(0, chunks[0].text.length));
+  });
 });

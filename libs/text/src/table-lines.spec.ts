@@ -1,0 +1,77 @@
+import { headerAbove, isTableLine, quoteRow, tableHeader, tableRow } from './table-lines';
+
+describe('tableRow', () => {
+  it('splits a statement line into its label and figures', () => {
+    expect(tableRow('Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)')).toEqual({
+      label: 'Purchases of property, plant and equipment (PP&E)',
+      figures: ['(1,577)', '(1,373)', '(1,420)'],
+    });
+    expect(tableRow('Net income including noncontrolling interest $ 5,363 $ 4,869 $ 5,058')).toEqual({
+      label: 'Net income including noncontrolling interest',
+      figures: ['$5,363', '$4,869', '$5,058'],
+    });
+    expect(tableRow('Other — net 9 (6) (4)')?.figures).toEqual(['9', '(6)', '(4)']);
+    expect(tableRow('Gross margin 23.5% 22.1%')?.figures).toEqual(['23.5%', '22.1%']);
+    expect(tableRow('Total assets $ 36,500')?.figures).toEqual(['$36,500']);
+  });
+
+  it('leaves prose, page references and headers alone', () => {
+    expect(tableRow('The cache is cleared at exit.')).toBeUndefined();
+    expect(tableRow('Revenue grew strongly in 2018')).toBeUndefined();
+    expect(tableRow('Item 7. Management’s Discussion and Analysis 25')).toBeUndefined();
+    expect(tableRow('see page 12')).toBeUndefined();
+    expect(tableRow('1,577 1,373')).toBeUndefined();
+    expect(tableRow('(Millions) 2018 2017 2016')).toBeUndefined();
+  });
+});
+
+describe('tableHeader', () => {
+  it('reads the periods of a header line', () => {
+    expect(tableHeader('(Millions) 2018 2017 2016')).toEqual(['2018', '2017', '2016']);
+    expect(tableHeader('Years ended December 31, 2018 2017')).toEqual(['2018', '2017']);
+    expect(tableHeader('December 31, 2022 December 31, 2021')).toEqual(['2022', '2021']);
+    expect(tableHeader('Fiscal FY2019 FY2018')).toEqual(['2019', '2018']);
+  });
+
+  it('is no header with one year, other figures or a sentence', () => {
+    expect(tableHeader('Annual report 2018')).toBeUndefined();
+    expect(tableHeader('Net sales 2018 1,577 2017')).toBeUndefined();
+    expect(
+      tableHeader(
+        'In 2018 and 2017 the company repurchased shares under the program approved by its board of directors',
+      ),
+    ).toBeUndefined();
+  });
+});
+
+describe('quoteRow', () => {
+  it('pairs each figure with its period when the counts agree', () => {
+    const row = tableRow('Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)')!;
+    expect(quoteRow(row, ['2018', '2017', '2016'])).toBe(
+      'Purchases of property, plant and equipment (PP&E): 2018 (1,577), 2017 (1,373), 2016 (1,420)',
+    );
+    expect(quoteRow(row, ['2018', '2017'])).toBe(
+      'Purchases of property, plant and equipment (PP&E): (1,577) (1,373) (1,420)',
+    );
+  });
+});
+
+describe('headerAbove', () => {
+  const page = [
+    'Consolidated Statement of Cash Flows',
+    '(Millions) 2018 2017 2016',
+    'Net income $ 5,363 $ 4,869 $ 5,058',
+    'Cash Flows from Investing Activities',
+    'Purchases of PP&E (1,577) (1,373) (1,420)',
+  ].join('\n');
+
+  it('finds the header of the table a chunk starts in', () => {
+    expect(headerAbove(page, page.indexOf('Purchases'))).toBe('(Millions) 2018 2017 2016');
+    expect(isTableLine('(Millions) 2018 2017 2016')).toBe(true);
+  });
+
+  it('finds none once prose came between', () => {
+    const prose = `${page}\nThe accompanying notes are an integral part of these statements and should be read with them in full.\nMore text`;
+    expect(headerAbove(prose, prose.indexOf('More text'))).toBeUndefined();
+  });
+});
