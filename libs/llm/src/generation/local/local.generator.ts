@@ -7,7 +7,9 @@ import {
   NO_ANSWER_TEXT,
   Passage,
 } from '../generation.port';
+import { EVIDENCE_MIN_COVERAGE, evidenceAnswer } from './evidence';
 import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
+import { rowQuotes } from './table-answers';
 import {
   CONTEXT_WEIGHT,
   identifierTokens,
@@ -43,6 +45,12 @@ export interface LocalGeneratorOptions {
    * below it the answer says the documents do not cover the question (default 0.34).
    */
   minCoverage?: number;
+  /**
+   * Share of the query's term weight below which the passages are not about the question at all
+   * (the plain not-found answer, no citations); from it up to minCoverage, and whenever no sentence
+   * answers clearly, the answer says so and cites the best evidence (default EVIDENCE_MIN_COVERAGE).
+   */
+  evidenceMinCoverage?: number;
   /** A further sentence of the best page is added when it scores at least this share of the best (default 0.85). */
   followShare?: number;
   /** Characters of answer text at most (default 700). */
@@ -125,6 +133,7 @@ export class LocalGenerator implements Generator {
   constructor(o: LocalGeneratorOptions = {}) {
     this.o = {
       minCoverage: 0.34,
+      evidenceMinCoverage: EVIDENCE_MIN_COVERAGE,
       followShare: 0.85,
       maxChars: 700,
       followingSentenceChars: 400,
@@ -169,11 +178,13 @@ export class LocalGenerator implements Generator {
     const segmentsOf = new Map<Passage, Candidate[]>();
     passages.forEach((passage, rank) => {
       const context = passageContextStems(passage);
+      const quotes = rowQuotes(passage.text);
       const own: Candidate[] = segmentText(passage.text).map((text, index) => ({
         passage,
         rank,
         index,
         text,
+        quote: quotes.get(text),
         stems: textTerms(text),
         context,
         named: 0,
@@ -198,7 +209,16 @@ export class LocalGenerator implements Generator {
     const coverageOf = new Map(
       passages.map((p) => [p, covered(q, [...textTerms(p.text), ...passageContextStems(p)]) / q.total]),
     );
-    if (Math.max(...coverageOf.values()) < this.o.minCoverage) return NO_ANSWER_TEXT;
+    // Below evidenceMinCoverage the documents do not cover the question: the plain not-found answer.
+    // Between it and minCoverage they are about it without answering it: the evidence answer.
+    const bestCoverage = Math.max(...coverageOf.values());
+    if (bestCoverage < this.o.evidenceMinCoverage) return NO_ANSWER_TEXT;
+    const evidence = () =>
+      evidenceAnswer(
+        passages,
+        (p) => (coverageOf.get(p) ?? 0) / (1 + this.o.rankPrior * passages.indexOf(p)),
+      );
+    if (bestCoverage < this.o.minCoverage) return evidence();
     const proseOf = new Map(passages.map((p) => [p, proseFactor(p.text)]));
 
     const type = questionType(input.question);
@@ -218,14 +238,16 @@ export class LocalGenerator implements Generator {
       if (hasEvidence(type, `${prev} ${c.text} ${own[c.index + 1]?.text ?? ''}`)) score *= 1.35;
       if (headingLike(c.text)) score *= 0.6;
       if (focusPattern?.test(c.text)) score *= 1.6;
-      score *= (0.5 + (coverageOf.get(c.passage) ?? 0)) * (proseOf.get(c.passage) ?? 1);
+      // A table row is an answer however little prose its table has (an index page is what the
+      // prose factor holds back, and its lines are no rows).
+      score *= (0.5 + (coverageOf.get(c.passage) ?? 0)) * (c.quote ? 1 : (proseOf.get(c.passage) ?? 1));
       // What the document's context holds is added after the sentence's own factors: it is the
       // same for every sentence of the document, so it ranks documents and leaves the choice of a
       // sentence within one document to what the sentences say.
       c.score = score / (1 + this.o.rankPrior * c.rank) + c.named;
     }
     const all = [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
-    if (!all[0] || all[0].score <= 0) return NO_ANSWER_TEXT;
+    if (!all[0] || all[0].score <= 0) return evidence();
     const scope = questionScope(input.question);
     if (scope !== 'single') {
       const several = composeSeveral(
@@ -261,7 +283,7 @@ export class LocalGenerator implements Generator {
         (c.passage.fileName !== best.passage.fileName || (!this.o.citeClosePages && otherPage(c))) &&
         c.named >= best.named,
     );
-    if (close(rival)) return NO_ANSWER_TEXT;
+    if (close(rival)) return evidence();
     const closePage = this.o.citeClosePages ? ranked.find(otherPage) : undefined;
     // A close call within the document is settled for the best sentence only when it states
     // something: a form field the question asks about with no value after its label (`Airframe
@@ -276,6 +298,7 @@ export class LocalGenerator implements Generator {
     const next = own[best.index + 1];
     if (
       next &&
+      !best.quote &&
       (/:\s*$/.test(best.text) ||
         words(best.text).length < 8 ||
         (CODE.test(next.text) && next.text.length < 120 && !CODE.test(best.text)) ||
@@ -299,7 +322,7 @@ export class LocalGenerator implements Generator {
     const parts: Array<{ sentence: string; markers: number[] }> = [];
     let length = 0;
     for (const c of chosen) {
-      const sentence = escapeMarkers(c.text);
+      const sentence = escapeMarkers(c.quote ?? c.text);
       // The same sentence on another page (a document that repeats itself) is said once, citing both.
       const said = parts.find((p) => p.sentence === sentence);
       if (said) {

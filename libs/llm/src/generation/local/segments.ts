@@ -1,6 +1,9 @@
+import { tableHeader, tableRow } from '@docqa/text';
+
 /**
  * Splits extracted page text into answer-sized segments: sentences, list items, form fields
- * (`Label: value` lines, with their wrapped continuation), and code or table lines that end in
+ * (`Label: value` lines, with their wrapped continuation), table rows (a label and its figures,
+ * one line each; a table's header of periods is no segment), and code or table lines that end in
  * `;`. PDF text has a line break at every printed line, so lines are joined first; a line-break hyphen (`dimen-\nsions`) is kept as a plain hyphen (`dimen-sions`), since a
  * real compound (`user-\ndefined`) cannot be told apart.
  */
@@ -44,6 +47,11 @@ export function segmentText(text: string): string[] {
     const line = raw.replace(/\s+/g, ' ').trim();
     if (!line) {
       flush();
+      continue;
+    }
+    if (tableHeader(line) || tableRow(line)) {
+      flush();
+      if (!tableHeader(line)) out.push(line);
       continue;
     }
     if ((BULLET.test(line) || FIELD.test(line) || (field && !continuesField(buf, line))) && buf) flush();

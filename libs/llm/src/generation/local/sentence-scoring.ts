@@ -32,6 +32,8 @@ export interface Candidate {
   rank: number;
   index: number;
   text: string;
+  /** A table row quoted with its header's periods (the answer quotes this instead of `text`). */
+  quote?: string;
   stems: string[];
   /** Stems of the passage's document context (shared by its sentences). */
   context: Set<string>;

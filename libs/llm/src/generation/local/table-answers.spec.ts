@@ -1,0 +1,60 @@
+import { NO_ANSWER_TEXT, Passage } from '../generation.port';
+import { LocalGenerator } from './local.generator';
+import { rowQuotes } from './table-answers';
+
+const cashFlow: Passage = {
+  n: 1,
+  fileName: '3M_2018_10K.pdf',
+  pageNumber: '60',
+  context: '3M Company | Form 10-K | 2018',
+  text: [
+    'Consolidated Statement of Cash Flows',
+    'Years ended December 31',
+    '(Millions) 2018 2017 2016',
+    'Net income including noncontrolling interest $ 5,363 $ 4,869 $ 5,058',
+    'Depreciation and amortization 1,488 1,544 1,474',
+    'Cash Flows from Investing Activities',
+    'Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)',
+    'Proceeds from sale of PP&E and other assets 262 49 58',
+  ].join('\n'),
+};
+const notes: Passage = {
+  n: 2,
+  fileName: '3M_2018_10K.pdf',
+  pageNumber: '41',
+  context: '3M Company | Form 10-K | 2018',
+  text: 'The Company expects to continue investing in research and development and in its plants. Capital spending is funded from operations.',
+};
+
+describe('rowQuotes', () => {
+  it('quotes each row with the periods of its header', () => {
+    const q = rowQuotes(cashFlow.text);
+    expect(q.get('Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)')).toBe(
+      'Purchases of property, plant and equipment (PP&E): 2018 (1,577), 2017 (1,373), 2016 (1,420)',
+    );
+    expect(q.get('Net income including noncontrolling interest $ 5,363 $ 4,869 $ 5,058')).toBe(
+      'Net income including noncontrolling interest: 2018 $5,363, 2017 $4,869, 2016 $5,058',
+    );
+  });
+});
+
+describe('LocalGenerator: table rows and evidence', () => {
+  const g = new LocalGenerator();
+  const ask = (question: string, passages: Passage[]) =>
+    g.compose({ question, query: question, history: [], passages });
+
+  it('answers with a table row, quoted with its column periods', () => {
+    const text = ask('How much did 3M spend on purchases of property, plant and equipment in 2018?', [
+      notes,
+      cashFlow,
+    ]);
+    expect(text).toContain('Purchases of property, plant and equipment (PP&E): 2018 (1,577), 2017 (1,373)');
+    expect(text).toMatch(/\[1\]$/);
+  });
+
+  it('keeps the plain not-found answer when the passages are not about the question', () => {
+    expect(ask('Which vaccine schedule do toddlers in Norway follow?', [cashFlow, notes])).toBe(
+      NO_ANSWER_TEXT,
+    );
+  });
+});
