@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Checks the relative links of the Markdown docs (README.md, docs/**, and the READMEs under
-// bench/, test/, scripts/): the file must exist and, for `file.md#anchor`, the anchor must be a
-// heading of that file (GitHub's slugs). External links (http:, https:, mailto:) are not checked.
+// Checks the relative links of README.md and docs/**/*.md: the file must exist and, for
+// `file.md#anchor`, the anchor must be a heading of that file (GitHub's slugs) or an
+// `<a id="...">`. External links (http:, https:, mailto:) are not checked.
 //   node scripts/lint/doc-links.js
 const fs = require('node:fs');
 const path = require('node:path');
@@ -40,6 +40,7 @@ function anchorsOf(file) {
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (/^\s*```/.test(line)) fence = !fence;
     if (fence) continue;
+    for (const a of line.matchAll(/<a (?:id|name)="([^"]+)"/g)) anchors.add(a[1].toLowerCase());
     const m = /^#{1,6}\s+(.*)$/.exec(line);
     if (!m) continue;
     const base = slug(m[1]);

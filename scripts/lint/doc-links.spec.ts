@@ -14,10 +14,14 @@ describe('relative links of the docs', () => {
   it('finds a missing file and a missing heading, and slugs headings as GitHub does', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doc-links-'));
     try {
-      fs.writeFileSync(path.join(dir, 'b.md'), '# The `npm test` run (2026)\n\n## Same\n\n## Same\n');
+      fs.writeFileSync(
+        path.join(dir, 'b.md'),
+        '# The `npm test` run (2026)\n\n## Same\n\n## Same\n\n<a id="kept-anchor"></a>\n',
+      );
       fs.writeFileSync(
         path.join(dir, 'a.md'),
-        '[ok](b.md#the-npm-test-run-2026) [dup](b.md#same-1) [gone](c.md) [bad](b.md#nope) ' +
+        '[ok](b.md#the-npm-test-run-2026) [dup](b.md#same-1) [id](b.md#kept-anchor) [gone](c.md) ' +
+          '[bad](b.md#nope) ' +
           '[web](https://example.com/x.md) `[code](nope.md)`\n',
       );
       expect(brokenLinks(path.join(dir, 'a.md'))).toEqual([
