@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // Operator commands over the database (DATABASE_URL; unset: the embedded PGlite database in
 // DATA_DIR: through the running `npm start` when there is one, which publishes its loopback port in
-// DATA_DIR/pglite.lock, else opened directly; needs `npm run build` done). Plans are set here,
+// DATA_DIR/pglite.lock, else opened directly). Each calls the lib that owns the data, from the
+// build (`npm run build` first): plans through libs/accounts, never SQL here. Plans are set here,
 // never by an account itself.
 //
 //   npm run cli -- plan set --account <id> --plan free|pro|business
 //   npm run cli -- plan get --account <id>
 //   npm run cli -- reembed [--account <id> [--docset <name>]] [--all]
 const path = require('node:path');
-const { Client } = require('pg');
 const { embeddedDatabase } = require('./embedded-database');
 
+const root = path.resolve(__dirname, '..');
+// As libs/accounts' PLANS; checked here so a usage error needs no build.
 const PLANS = ['free', 'pro', 'business'];
 const USAGE = [
   'Usage:',
@@ -54,21 +56,23 @@ function accountIdOf(flags) {
   return Number(v);
 }
 
-async function withDatabase(fn) {
-  let url = process.env.DATABASE_URL;
-  let embedded;
-  if (!url) {
-    embedded = await embeddedDatabase();
-    url = embedded.url;
-  }
-  const client = new Client({ connectionString: url });
-  await client.connect();
+/** Configuration for a command that opens the database: DATABASE_URL, else the embedded one. */
+async function withDatabaseConfig(fn) {
+  const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
+  const cfg = loadConfig();
+  if (cfg.databaseUrl) return fn({ ...cfg, databasePoolSize: 1 });
+  const embedded = await embeddedDatabase();
   try {
-    return await fn(client);
+    return await fn({ ...cfg, databaseUrl: embedded.url, databasePoolSize: 1 });
   } finally {
-    await client.end();
-    await embedded?.stop?.();
+    await embedded.stop?.();
   }
+}
+
+/** Plans are read and set through libs/accounts (the owner of `accounts`), from the build. */
+function withPlans(fn) {
+  const { runPlanCommand } = require(path.join(root, 'dist/apps/api/src/accounts/plan-command'));
+  return withDatabaseConfig((cfg) => runPlanCommand(cfg, fn));
 }
 
 async function plan(sub, flags) {
@@ -76,23 +80,18 @@ async function plan(sub, flags) {
     const accountId = accountIdOf(flags);
     const p = flags.plan;
     if (!PLANS.includes(p)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
-    return withDatabase(async (db) => {
-      const r = await db.query(
-        `UPDATE accounts SET plan = $2, updated_at = now() WHERE id = $1
-         RETURNING id, name, plan, (SELECT plan FROM accounts WHERE id = $1) AS previous`,
-        [accountId, p],
-      );
-      if (!r.rows.length) throw new Error(`No account with id ${accountId}`);
-      const row = r.rows[0];
+    return withPlans(async (plans) => {
+      const row = await plans.set(accountId, p);
+      if (!row) throw new Error(`No account with id ${accountId}`);
       console.log(`Account ${row.id} (${row.name}): plan ${row.previous} -> ${row.plan}`);
     });
   }
   if (sub === 'get') {
     const accountId = accountIdOf(flags);
-    return withDatabase(async (db) => {
-      const r = await db.query(`SELECT id, name, plan FROM accounts WHERE id = $1`, [accountId]);
-      if (!r.rows.length) throw new Error(`No account with id ${accountId}`);
-      console.log(`Account ${r.rows[0].id} (${r.rows[0].name}): plan ${r.rows[0].plan}`);
+    return withPlans(async (plans) => {
+      const row = await plans.get(accountId);
+      if (!row) throw new Error(`No account with id ${accountId}`);
+      console.log(`Account ${row.id} (${row.name}): plan ${row.plan}`);
     });
   }
   throw new UsageError(sub ? `Unknown plan command "${sub}"` : 'plan needs a command: set or get');
@@ -101,7 +100,6 @@ async function plan(sub, flags) {
 /** The embedded engines (PGlite, the embedded search index) allow one process: the API's. */
 async function withEmbeddedDatabase(cfg, fn) {
   if (cfg.databaseUrl) return fn(cfg);
-  const root = path.resolve(__dirname, '..');
   const { startEmbeddedPostgres } = require(path.join(root, 'dist/libs/db/src'));
   const embedded = await startEmbeddedPostgres(path.join(cfg.dataDir, 'pglite'));
   try {
@@ -118,7 +116,6 @@ async function reembed(flags) {
     if (opts.accountId === undefined) throw new UsageError('--docset needs --account <id>');
     opts.docSetName = flags.docset;
   }
-  const root = path.resolve(__dirname, '..');
   const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
   const { runReembed } = require(path.join(root, 'dist/apps/worker/src/reembed-command'));
   const t0 = Date.now();

@@ -1,5 +1,5 @@
 /* Time to the first token and time per token of the local generative model at several thread
- * counts (docs/decisions.md, "The local model computes on one thread per core"):
+ * counts (docs/adr/0019):
  *   node bench/llm/threads.mjs [threads,...]    e.g. `node bench/llm/threads.mjs 2,4` (default: 1,2,4)
  * LLM_MODEL_PATH names the GGUF (default: the one `npm run models:install -- llm` installs). The
  * prompt is about 1,000 tokens of form-like passages and a question; 12 tokens are generated. */

@@ -2,7 +2,8 @@
 // indexing run: 4 writers add documents in writes of 30 chunks, 150 ms apart, up to ROWS rows
 // (default 8,000), into a fresh table, while one reader searches (hybrid, limit 8) every 250 ms.
 // Prints the writers' wall time and the searches' p50 / p95 / max. ASK=0: writes only.
-// Chunks are 180 random words of a fixed vocabulary (the words of docs/decisions.md), embedded
+// Chunks are 180 random words of a fixed vocabulary (bench/search/vocabulary.txt: the distinct
+// words of four letters or more of the former docs/decisions.md, in order of appearance), embedded
 // by the hashing embedder, so the engine's work is the only variable.
 //   node -r ./test/support/ts-register.js bench/search/reads-during-writes.ts
 import * as fs from 'node:fs';
@@ -14,12 +15,7 @@ import { percentile } from '../../test/support/stats';
 
 const embedder = new LocalHashingEmbedder();
 const space = { modelName: embedder.modelName, dimensions: embedder.dimensions };
-const words = fs
-  .readFileSync('docs/decisions.md', 'utf8')
-  .toLowerCase()
-  .split(/[^a-z]+/)
-  .filter((w) => /^[a-z]{4,}$/.test(w))
-  .filter((w, i, a) => a.indexOf(w) === i);
+const words = fs.readFileSync('bench/search/vocabulary.txt', 'utf8').split('\n').filter(Boolean);
 let seed = 1;
 const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const text = () => Array.from({ length: 180 }, () => words[Math.floor(rnd() * words.length)]).join(' ');

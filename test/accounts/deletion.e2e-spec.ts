@@ -206,6 +206,32 @@ describe('Account API: DELETE /api/v1/me', () => {
     expect(await referencingRows(db, u.id, [personal])).toEqual({});
   });
 
+  it("removes the account's support mail from the chatbot's outbox (the chatbot's deletion hook)", async () => {
+    const u = await register(app);
+    const other = await register(app);
+    const personal = await personalAccount(u);
+    const kept = await personalAccount(other);
+    const outbox = async (accountId: number, status: 'PENDING' | 'SENT') => {
+      const id = randomUUID();
+      await db.query(
+        `INSERT INTO mail_outbox (id, account_id, to_address, subject, body, status, sent_at)
+         VALUES ($1, $2, 'support@example.com', 's', 'b', $3, CASE WHEN $3 = 'SENT' THEN now() END)`,
+        [id, accountId, status],
+      );
+      return id;
+    };
+    const gone = [await outbox(personal, 'PENDING'), await outbox(personal, 'SENT')];
+    const stays = await outbox(kept, 'PENDING');
+
+    expect((await app.client.delete('/api/v1/me', undefined, { token: u.token })).status).toBe(200);
+
+    // The foreign key is ON DELETE SET NULL: without the hook the rows would stay, with no account.
+    const rows = await db.query('SELECT id, account_id FROM mail_outbox WHERE id = ANY($1::uuid[])', [
+      [...gone, stays],
+    ]);
+    expect(rows.rows).toEqual([{ id: stays, account_id: kept }]);
+  });
+
   it('needs a token', async () => {
     expect((await app.client.delete('/api/v1/me')).status).toBe(401);
   });

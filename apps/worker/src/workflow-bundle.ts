@@ -119,7 +119,7 @@ export interface WorkflowCode {
  * and contract and the SDK versions as they are now (by content, so copies that reset file times keep it); otherwise
  * the worker bundles at start. Bundling loads webpack and compiles for seconds, much of it
  * synchronously, which stalled the one-process service's event loop at every start
- * (docs/decisions.md).
+ * (docs/adr/0025).
  */
 export function workflowCode(
   file = PREBUILT_WORKFLOW_BUNDLE,

@@ -6,6 +6,7 @@ export * from './accounts/accounts.service';
 export * from './deletion/account-deletion-hooks';
 export * from './deletion/user-deletion.service';
 export * from './login/login.service';
+export * from './plans/account-plans';
 export * from './profile/html';
 export * from './profile/sgid';
 export * from './rate-limit/rate-limiter';

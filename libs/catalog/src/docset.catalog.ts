@@ -53,7 +53,7 @@ export const METADATA_SUMMARY_LIMIT = 100;
  * takes the account id and filters on it; `allowed` narrows further to a restricted scope's
  * docsets (null: no narrowing). Writes belong to indexing.
  *
- * Two questions have one answer each here (DESIGN.md "Data", as amended in docs/decisions.md):
+ * Two questions have one answer each here (DESIGN.md "Data", as amended in docs/adr/0015):
  * - a docset *exists*, is listed and can be asked, when one of its documents has a served indexed
  *   version (`documentServedSql`: COMPLETE, or re-indexing with its previous version answering);
  * - a docset is *known* to an account when the account has documents or index runs in it: it can

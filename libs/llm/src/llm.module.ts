@@ -54,7 +54,7 @@ export type AnswerProvider = 'extractive' | 'local-llm' | 'openai' | 'cohere';
 
 /**
  * The provider of the embedded mode (nothing configured): chosen from the evaluation numbers, see
- * docs/decisions.md. When its model file is missing, answers fall back to the extractive provider.
+ * docs/adr/0017. When its model file is missing, answers fall back to the extractive provider.
  */
 export const EMBEDDED_DEFAULT_PROVIDER: 'extractive' | 'local-llm' = 'extractive';
 
@@ -229,7 +229,7 @@ export function createRewriter(cfg: AppConfig, runtime: LlamaRuntime, generator:
     case 'local-llm':
       // With LLM_EVIDENCE=chosen the extractive rules retrieve and choose, and they work on the
       // extractive rewrite: the 1.5B model's rewrite of a follow-up dropped the subject the
-      // conversation gave, or stated an invented answer, and the rules then declined (decisions.md).
+      // conversation gave, or stated an invented answer, and the rules then declined (docs/adr/0018).
       return cfg.llmEvidence === 'chosen' ? new LocalRewriter() : new LlamaRewriter(runtime);
     default:
       return new LocalRewriter();

@@ -574,7 +574,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     // Vectors are compared as int8, whose scale each segment sets, so scores and the order among
     // close neighbours move with the layout too. The hits are scored again on their stored float
     // vectors: exact, and the same whatever the layout (Elasticsearch's rescoring of quantised
-    // vectors, done here because a script engine is not part of every cluster; docs/decisions.md).
+    // vectors, done here because a script engine is not part of every cluster; docs/adr/0031).
     const r = await this.client.search<ChunkDoc>(
       {
         index: this.alias,

@@ -6,7 +6,7 @@ import * as os from 'node:os';
  * the thread on a bounded channel (`send_blocking`) while the writer draining the channel needs a
  * thread of the same pool to encode pages. With one thread, index maintenance deadlocks as soon as
  * the posting lists fill more than one batch, and every search (which decodes on the pool) hangs
- * behind it (docs/decisions.md, "Embedded engine stall"). The adapter serialises index builds, so
+ * behind it (docs/adr/0008). The adapter serialises index builds, so
  * one thread can be parked at a time; four leave room for the writer and concurrent searches.
  */
 export const MIN_LANCE_CPU_THREADS = 4;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AccountEntity, AccountUserEntity } from '@docqa/db';
+import { AccountEntity, AccountUserEntity, rowsOf, type Plan } from '@docqa/db';
 
 export interface AccountWithMembers {
   account: AccountEntity;
@@ -109,11 +109,35 @@ export class AccountsRepository {
     );
   }
 
-  /** Deletes accounts; their documents, pages, runs, tokens, chatbot keys and memberships cascade. */
+  async planOf(accountId: number): Promise<{ id: number; name: string; plan: Plan } | null> {
+    const rows: Array<{ id: number; name: string; plan: Plan }> = await this.ds.query(
+      `SELECT id, name, plan FROM accounts WHERE id = $1`,
+      [accountId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Sets the plan; returns it with the plan before (one statement), or null for no such account. */
+  async setPlan(
+    accountId: number,
+    plan: Plan,
+  ): Promise<{ id: number; name: string; plan: Plan; previous: Plan } | null> {
+    const result: unknown = await this.ds.query(
+      `UPDATE accounts a SET plan = $2, updated_at = now()
+         FROM (SELECT id, plan FROM accounts WHERE id = $1 FOR UPDATE) old
+        WHERE a.id = old.id
+        RETURNING a.id, a.name, a.plan, old.plan AS previous`,
+      [accountId, plan],
+    );
+    return rowsOf<{ id: number; name: string; plan: Plan; previous: Plan }>(result)[0] ?? null;
+  }
+
+  /**
+   * Deletes accounts; their documents, pages, runs, tokens, chatbot keys and memberships cascade.
+   * What does not cascade (search chunks, the chatbot's outbox) the deletion hooks removed before.
+   */
   async deleteAccounts(m: EntityManager, accountIds: number[]): Promise<void> {
     if (!accountIds.length) return;
-    // Support messages addressed to these accounts would otherwise be kept with account_id NULL.
-    await m.query(`DELETE FROM mail_outbox WHERE account_id = ANY($1::int[])`, [accountIds]);
     await m.query(`DELETE FROM accounts WHERE id = ANY($1::int[])`, [accountIds]);
   }
 }

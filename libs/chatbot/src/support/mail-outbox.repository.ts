@@ -88,6 +88,11 @@ export class MailOutboxRepository {
     );
   }
 
+  /** Deletes the account's messages, delivered or not (account deletion). */
+  async deleteForAccount(accountId: number): Promise<void> {
+    await this.ds.query(`DELETE FROM mail_outbox WHERE account_id = $1`, [accountId]);
+  }
+
   /** Delivered messages are kept this long, then deleted (the outbox is a queue, not an archive). */
   async purgeSent(olderThanDays: number): Promise<void> {
     await this.ds.query(

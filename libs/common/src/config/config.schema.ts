@@ -324,7 +324,7 @@ export const CONFIG_VARIABLES = [
     kind: 'string',
     default: '1',
     description:
-      "Local reranker (no Cohere rerank model): weight of the order hybrid search gave the candidates against the reranker's lexical order, fused by reciprocal rank (1: they count alike; 0: the lexical order alone). A number >= 0 (see docs/decisions.md, convex fusion).",
+      "Local reranker (no Cohere rerank model): weight of the order hybrid search gave the candidates against the reranker's lexical order, fused by reciprocal rank (1: they count alike; 0: the lexical order alone). A number >= 0 (see docs/adr/0030).",
   },
   {
     name: 'ANSWER_PROVIDER',
@@ -332,7 +332,7 @@ export const CONFIG_VARIABLES = [
     values: ['auto', 'extractive', 'local-llm', 'openai', 'cohere'],
     default: 'auto',
     description:
-      'Model behind answers, query rewriting and titles. `auto`: Cohere when COHERE_API_KEY is set, else the OpenAI-compatible server when OPENAI_BASE_URL or OPENAI_API_KEY is set, else the embedded default (see docs/decisions.md). `extractive`: sentences lifted from the passages (no model). `local-llm`: the GGUF model at LLM_MODEL_PATH, run in the API process. `/ask` may still pick another configured provider with `config.model`.',
+      'Model behind answers, query rewriting and titles. `auto`: Cohere when COHERE_API_KEY is set, else the OpenAI-compatible server when OPENAI_BASE_URL or OPENAI_API_KEY is set, else the embedded default (see docs/adr/0017). `extractive`: sentences lifted from the passages (no model). `local-llm`: the GGUF model at LLM_MODEL_PATH, run in the API process. `/ask` may still pick another configured provider with `config.model`.',
   },
   {
     name: 'OPENAI_BASE_URL',
@@ -474,7 +474,7 @@ export const CONFIG_VARIABLES = [
     kind: 'bool',
     default: 'true',
     description:
-      'Run the CPU-heavy background threads at a lower CPU priority (nice 10): the local embedder (its inference thread and onnxruntime threads) and the PDF extraction threads. They then yield the cores to the event loop that answers requests, so asks and progress reads stay fast while documents are indexed, and use every idle cycle otherwise (docs/decisions.md).',
+      'Run the CPU-heavy background threads at a lower CPU priority (nice 10): the local embedder (its inference thread and onnxruntime threads) and the PDF extraction threads. They then yield the cores to the event loop that answers requests, so asks and progress reads stay fast while documents are indexed, and use every idle cycle otherwise (docs/adr/0036).',
   },
   {
     name: 'LOCAL_EMBEDDER_BATCH_SIZE',

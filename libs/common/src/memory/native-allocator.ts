@@ -53,7 +53,7 @@ export function canReleaseFreedNativeMemory(): boolean {
  * freed) took 16 ms a run and lowered the product's peak by about 230 MB over the first 20 minutes
  * of a 100,000-file library; the memory still rises. A fixed threshold (MALLOC_MMAP_THRESHOLD_)
  * lowers it a little more but maps and unmaps every large buffer, asks' included (about 0.9x their
- * throughput), so it stays the operator's choice (docs/decisions.md, 2026-11-27).
+ * throughput), so it stays the operator's choice (docs/adr/0034).
  *
  * Returns whether any memory was released; undefined, doing nothing, where there is no glibc.
  */

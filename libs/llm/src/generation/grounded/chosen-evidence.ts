@@ -14,7 +14,7 @@ export type ExtractiveAnswer = (input: GenerateInput) => string;
  * - `null` when the extractive answerer declines (the passages do not cover the question, or two
  *   documents the question names as much answer it about equally): the answer is the not-found
  *   answer, and no model call is made. A 1.5B model asked to say "I don't know" when the passages
- *   miss the answer writes an answer from them anyway (docs/decisions.md), so declining is decided
+ *   miss the answer writes an answer from them anyway (docs/adr/0018), so declining is decided
  *   outside it, by the same rules the extractive answer uses;
  * - otherwise the passages its answer cites, in the order it cites them, each followed by the other
  *   retrieved passages of the same page (a page is split into overlapping chunks, and the sentence the
@@ -61,7 +61,7 @@ export function chosenEvidence(input: GenerateInput, extractive: ExtractiveAnswe
  * labels of the passages it cites (ChosenEvidence.cited), in its order (`passage [2]`,
  * `passages [2] and [1]`); passages the prompt left out are skipped, and it is empty when none is
  * shown. Only the place, not the sentences: quoted, they were copied word for word
- * (docs/decisions.md).
+ * (docs/adr/0018).
  */
 export function extractiveHint(
   cited: readonly Pick<Passage, 'n'>[],

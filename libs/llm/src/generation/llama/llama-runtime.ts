@@ -56,7 +56,7 @@ export interface LlamaRuntimeOptions {
  * node-llama-cpp's own default (`maxThreads`, twice that on this 2-core machine kind). With more
  * threads than cores, llama.cpp's threads spin-wait for each other at every step: measured here on
  * 2 cores with the 1.5B model and a 989-token prompt, 4 threads took 26 s to the first token and
- * 6.7 s per token after it, 2 threads 13 s and 0.05 s (docs/decisions.md).
+ * 6.7 s per token after it, 2 threads 13 s and 0.05 s (docs/adr/0019).
  */
 export function defaultLlmThreads(llama: Pick<Llama, 'cpuMathCores'>): number {
   return Math.max(1, llama.cpuMathCores);

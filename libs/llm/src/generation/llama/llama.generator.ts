@@ -72,7 +72,7 @@ export interface LlamaGeneratorOptions {
  * Answers with the local GGUF model (node-llama-cpp), by default from the passages the extractive
  * answerer chose (LLM_EVIDENCE, chosenEvidence), told after the question which of them that
  * answerer found the answer in (extractiveHint): shown only the passages, a 1.5B model often cited
- * the other of two (docs/decisions.md). The passages are cut to the token budget
+ * the other of two (docs/adr/0018). The passages are cut to the token budget
  * (counted with the model's own tokenizer), and a GBNF grammar constrains the output: either the
  * not-found reply or up to three sentences, each starting with `[k]` for one of the passages in
  * the prompt. CitedAnswerStream moves each marker behind its sentence and maps it to the passage's

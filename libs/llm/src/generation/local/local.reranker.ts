@@ -28,7 +28,7 @@ const ORDER_FUSION_K = 60;
  * The lexical order is then fused with the order search gave the candidates (reciprocal rank
  * fusion, `searchOrderWeight`): the lexical scorer knows nothing of meaning, and without the
  * search order a page close in words but not in meaning could overtake the one hybrid search put
- * first (docs/decisions.md, "Convex fusion").
+ * first (docs/adr/0030).
  */
 export class LocalReranker implements Reranker {
   readonly model = LOCAL_MODELS.reranker;
