@@ -1,6 +1,7 @@
 /**
- * A minimal, valid PDF with one line of Helvetica text per page (what `pdftotext` and PDF.js both
- * read back), for tests that need many small or specific PDFs without fixtures on disk.
+ * A minimal, valid PDF of Helvetica text, a page per string and a printed line per `\n` of it
+ * (what `pdftotext` and PDF.js both read back), for tests that need many small or specific PDFs
+ * without fixtures on disk.
  */
 export function minimalPdf(pages: string[]): Buffer {
   const esc = (s: string) => s.replace(/[\\()]/g, (c) => `\\${c}`);
@@ -10,7 +11,11 @@ export function minimalPdf(pages: string[]): Buffer {
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ];
   pages.forEach((text, i) => {
-    const stream = `BT /F1 12 Tf 72 720 Td (${esc(text)}) Tj ET`;
+    const lines = text.split('\n');
+    const stream =
+      lines.length === 1
+        ? `BT /F1 12 Tf 72 720 Td (${esc(text)}) Tj ET`
+        : `BT /F1 10 Tf 12 TL 72 740 Td ${lines.map((l) => `(${esc(l)}) Tj T*`).join(' ')} ET`;
     objs.push(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`,
     );

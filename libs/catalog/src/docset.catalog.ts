@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SourceType } from '@docqa/db';
+import type { FilingMetadata } from '@docqa/text';
 import { documentServedSql } from './docset-existence';
 import { STATUS_COUNTS_JSON_SQL, StatusCounts, emptyStatusCounts, statusCountsOf } from './status-counts';
 
@@ -27,6 +28,8 @@ export interface DocsetMetadataRow extends DocsetRow {
   firstIndexedAt: Date | null;
   summaries: Array<{ documentId: string; fileName: string; summary: string }>;
   summaryCount: number;
+  /** Company, form and period of the docset's filings (libs/text filing.ts), by file name. */
+  filings: Array<{ documentId: string; fileName: string } & FilingMetadata>;
 }
 
 /** A docset's documents by status, as the indexing summary shows them. */
@@ -168,9 +171,19 @@ export class DocsetCatalog {
         ORDER BY file_name, id LIMIT $3`,
       [accountId, docSetName, METADATA_SUMMARY_LIMIT],
     );
+    const filings: Array<{ documentId: string; fileName: string; filing: FilingMetadata }> =
+      await this.ds.query(
+        `SELECT id AS "documentId", file_name AS "fileName", filing FROM documents
+        WHERE account_id = $1 AND docset_name = $2 AND status = 'COMPLETE' AND filing IS NOT NULL
+        ORDER BY file_name, id LIMIT $3`,
+        [accountId, docSetName, METADATA_SUMMARY_LIMIT],
+      );
     const { status, ...rest } = head as { status: Record<string, number> } & Record<string, unknown>;
     return {
-      ...(rest as unknown as Omit<DocsetMetadataRow, 'counts' | 'fileTypes' | 'sources' | 'summaries'>),
+      ...(rest as unknown as Omit<
+        DocsetMetadataRow,
+        'counts' | 'fileTypes' | 'sources' | 'summaries' | 'filings'
+      >),
       docSetName,
       totalBytes: Number(rest.totalBytes ?? 0),
       counts: { ...emptyStatusCounts(), ...status },
@@ -180,6 +193,7 @@ export class DocsetCatalog {
       })),
       sources,
       summaries,
+      filings: filings.map((f) => ({ documentId: f.documentId, fileName: f.fileName, ...f.filing })),
     };
   }
 

@@ -1,3 +1,4 @@
+import { withPeriodTerms } from '@docqa/text';
 import { dateTokens, statePostalCodes } from '@docqa/common';
 import type { FusionMethod, SearchHit, SearchQuery, StoredChunk } from './search.port';
 
@@ -337,6 +338,9 @@ export async function runLegs(
   dimensions: number,
 ): Promise<SearchHit[]> {
   validateQuery(q, dimensions);
+  // Periods as filings' titles write them (`FY 2022` -> `FY2022`), so a question that names a
+  // fiscal year or quarter matches the filing for it (libs/text filing.ts).
+  q = { ...q, text: withPeriodTerms(q.text) };
   const legs = stableLegs(engineLegs);
   if (q.docSetNames.length === 0 || (q.mode !== 'vector' && !q.text.trim() && !q.vector)) return [];
   const mode = q.mode ?? 'hybrid';

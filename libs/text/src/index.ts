@@ -1,1 +1,2 @@
 export * from './table-lines';
+export * from './filing';

@@ -133,6 +133,29 @@ export class DocumentSummaryDto {
   summary!: string;
 }
 
+export class FilingDto {
+  @ApiProperty({ format: 'uuid' })
+  documentId!: string;
+  @ApiProperty()
+  fileName!: string;
+  @ApiPropertyOptional({ description: 'The registrant as the cover names it.', example: '3M COMPANY' })
+  company?: string;
+  @ApiPropertyOptional({
+    description: 'The form: 10-K, 10-Q, 8-K, 20-F, ... or `earnings release`.',
+    example: '10-K',
+  })
+  form?: string;
+  @ApiPropertyOptional({
+    description: 'End of the period reported on (the report date of an 8-K), YYYY-MM-DD.',
+    example: '2018-12-31',
+  })
+  periodEnd?: string;
+  @ApiPropertyOptional({ description: 'Fiscal year reported on.', example: 2018 })
+  fiscalYear?: number;
+  @ApiPropertyOptional({ description: 'Fiscal quarter (1-4), where the filing states it.', example: 2 })
+  fiscalQuarter?: number;
+}
+
 export class StatusCountsDto {
   @ApiProperty() PENDING!: number;
   @ApiProperty() INDEXING!: number;
@@ -164,4 +187,11 @@ export class DocsetMetadataDto extends DocsetDto {
     description: 'Summaries of COMPLETE documents by file name, at most 100.',
   })
   summaries!: DocumentSummaryDto[];
+  @ApiProperty({
+    type: [FilingDto],
+    description:
+      'Company, form and period of the COMPLETE documents that are filings (read from their cover pages at indexing ' +
+      'time; they route questions that name a company and period), by file name, at most 100. An extension.',
+  })
+  filings!: FilingDto[];
 }

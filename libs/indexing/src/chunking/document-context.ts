@@ -1,6 +1,7 @@
 // The file, not the package: this module also runs in the preparer thread, which should not load
 // all of @docqa/common (Nest, config) to chunk text.
 import { dateMentions } from '@docqa/common/text/date-tokens';
+import { filingMetadata, filingTitle } from '@docqa/text';
 import { headingOf } from './sections';
 
 /**
@@ -206,7 +207,10 @@ export function documentContext(
   const maxDates = o.maxDates ?? 8;
   const fileWords = fileNameWords(input.fileName);
   const heading = usefulTitle(input.title) ?? firstHeading(input.pages[0] ?? '');
-  const title = [heading, fileWords].filter(Boolean).join(' | ');
+  // A filing's company, form and period lead its title: questions name a filing by them ("3M's
+  // FY2018 capital expenditure"), and its cover's first heading is the regulator's name.
+  const filing = filingTitle(filingMetadata(input.pages));
+  const title = [filing, heading, fileWords].filter(Boolean).join(' | ');
 
   const pageCount = Math.max(1, input.pages.length);
   const names = [...nameCounts(input.pages)]

@@ -1,3 +1,4 @@
+import type { FilingMetadata } from '@docqa/text';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -77,7 +78,13 @@ export class DocumentLifecycleStore {
   async savePages(
     documentId: string,
     pages: string[],
-    meta: { contentHash: string; summary: string | null; sizeBytes: number; title?: string | null },
+    meta: {
+      contentHash: string;
+      summary: string | null;
+      sizeBytes: number;
+      title?: string | null;
+      filing?: FilingMetadata | null;
+    },
     chunks?: { count: number; generation: number },
   ): Promise<void> {
     await this.ds.transaction(async (m) => {
@@ -92,7 +99,7 @@ export class DocumentLifecycleStore {
       }
       await m.query(
         `UPDATE documents SET page_count = $2, content_hash = $3, summary = $4, size_bytes = $5, title = $6,
-                indexed_at = NULL, updated_at = now() WHERE id = $1`,
+                filing = $7, indexed_at = NULL, updated_at = now() WHERE id = $1`,
         [
           documentId,
           pages.length,
@@ -100,6 +107,7 @@ export class DocumentLifecycleStore {
           meta.summary,
           String(meta.sizeBytes),
           meta.title ? stripNul(meta.title).slice(0, 1000) : null,
+          meta.filing && Object.keys(meta.filing).length ? JSON.stringify(meta.filing) : null,
         ],
       );
       if (chunks)

@@ -1,3 +1,4 @@
+import { filingMetadata, FilingMetadata } from '@docqa/text';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
@@ -170,7 +171,13 @@ export class DocumentPipeline {
         kind: 'extracted';
         doc: DocumentRow;
         pages: string[];
-        meta: { contentHash: string; summary: string | null; sizeBytes: number; title: string | null };
+        meta: {
+          contentHash: string;
+          summary: string | null;
+          sizeBytes: number;
+          title: string | null;
+          filing: FilingMetadata;
+        };
       }
   > {
     const doc = await this.store.beginDocument(documentId, runId);
@@ -207,7 +214,13 @@ export class DocumentPipeline {
       kind: 'extracted',
       doc,
       pages,
-      meta: { contentHash, summary, sizeBytes: data.length, title: title ?? null },
+      meta: {
+        contentHash,
+        summary,
+        sizeBytes: data.length,
+        title: title ?? null,
+        filing: filingMetadata(pages),
+      },
     };
   }
 

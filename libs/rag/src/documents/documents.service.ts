@@ -46,6 +46,7 @@ export interface DocsetMetadataView extends DocsetView {
   firstIndexedAt: string | null;
   summaryCount: number;
   summaries: Array<{ documentId: string; fileName: string; summary: string }>;
+  filings: DocsetMetadataRow['filings'];
 }
 
 export const RECENT_LIMIT = { min: 1, max: 100, default: 20 } as const;
@@ -92,6 +93,7 @@ function metadataView(r: DocsetMetadataRow): DocsetMetadataView {
     firstIndexedAt: iso(r.firstIndexedAt),
     summaryCount: r.summaryCount,
     summaries: r.summaries,
+    filings: r.filings,
   };
 }
 
@@ -157,6 +159,7 @@ export class DocumentsService {
         sources: [],
         firstIndexedAt: null,
         summaries: [],
+        filings: [],
         summaryCount: 0,
       });
     }

@@ -1,0 +1,122 @@
+import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { startTestApp, TestApp } from '../support/app';
+import { infra, uniqueName } from '../support/infra';
+import { minimalPdf } from '../support/pdf';
+import { ASK, Caller, expectMarkersResolve, newCaller } from './support';
+
+const S3_KEYS = { accessKeyId: 'docqa-filings-key', secretAccessKey: 'docqa-filings-secret' };
+
+/** A 10-K of `company` for fiscal `year`: a cover page, a page of prose, a cash-flow statement. */
+function tenK(company: string, year: number, capex: [string, string, string]): Buffer {
+  const cover = [
+    'UNITED STATES',
+    'SECURITIES AND EXCHANGE COMMISSION',
+    'FORM 10-K',
+    'ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934',
+    `For the fiscal year ended December 31, ${year}`,
+    'Commission file number 1-0000',
+    company,
+    '(Exact name of registrant as specified in its charter)',
+  ].join('\n');
+  const prose = [
+    'Item 7. Management Discussion and Analysis',
+    'The company sells industrial products to customers in many countries.',
+    'Sales grew in most regions, and the company kept investing in its plants.',
+  ].join('\n');
+  const cashFlow = [
+    'Consolidated Statement of Cash Flows',
+    'Years ended December 31',
+    `(Millions) ${year} ${year - 1} ${year - 2}`,
+    'Cash Flows from Operating Activities',
+    'Net income including noncontrolling interest $ 5,363 $ 4,869 $ 5,058',
+    'Depreciation and amortization 1,488 1,544 1,474',
+    'Cash Flows from Investing Activities',
+    `Purchases of property, plant and equipment (PP&E) ${capex.join(' ')}`,
+    'Proceeds from sale of PP&E and other assets 262 49 58',
+  ].join('\n');
+  return minimalPdf([cover, prose, cashFlow]);
+}
+
+/**
+ * Filings of one company for several years (issue 58): the cover's company, form and period are
+ * read at indexing time, shown in /documents/metadata, and route a question that names a fiscal
+ * year to that year's filing; the statement's rows are answers, quoted with their periods.
+ */
+describe('filings: metadata, period routing and table rows through the pipeline', () => {
+  let app: TestApp;
+  let caller: Caller;
+
+  beforeAll(async () => {
+    app = await startTestApp({
+      worker: true,
+      env: { S3_ENDPOINT: infra().s3Endpoint, S3_FORCE_PATH_STYLE: 'true', S3_REGION: 'us-east-1' },
+    });
+    caller = await newCaller(app);
+    const s3 = new S3Client({
+      endpoint: infra().s3Endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { ...S3_KEYS },
+    });
+    const bucket = uniqueName('docqa-filings').toLowerCase();
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    const files: Record<string, Buffer> = {
+      'acme-annual-a.pdf': tenK('ACME WIDGETS, INC.', 2018, ['(1,577)', '(1,373)', '(1,420)']),
+      'acme-annual-b.pdf': tenK('ACME WIDGETS, INC.', 2019, ['(1,699)', '(1,577)', '(1,373)']),
+      'zenith-annual.pdf': tenK('ZENITH MOTORS CORPORATION', 2019, ['(9,100)', '(8,800)', '(8,500)']),
+    };
+    for (const [Key, Body] of Object.entries(files))
+      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `filings/${Key}`, Body }));
+    s3.destroy();
+    const started = await app.client.post(
+      '/api/v1/document_proxy/index',
+      { docSetName: 'filings', credentials: { ...S3_KEYS, bucket, prefix: 'filings/' } },
+      { token: caller.token },
+    );
+    if (started.status !== 202) throw new Error(`POST /index: ${started.status} ${started.text}`);
+    const deadline = Date.now() + 300_000;
+    for (;;) {
+      const p = await app.client.get('/api/v1/document_proxy/index/progress/filings', {
+        token: caller.token,
+      });
+      if (p.status === 200 && !p.body.isIndexing && p.body.completedCount === 3) break;
+      if (Date.now() > deadline) throw new Error(`indexing did not finish: ${p.text}`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }, 400_000);
+
+  afterAll(() => app?.close());
+
+  it('shows each filing’s company, form and period in the docset metadata', async () => {
+    const res = await app.client.get('/api/v1/document_proxy/documents/metadata/filings', {
+      token: caller.token,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.filings).toEqual([
+      expect.objectContaining({
+        fileName: 'acme-annual-a.pdf',
+        company: 'ACME WIDGETS, INC.',
+        form: '10-K',
+        periodEnd: '2018-12-31',
+        fiscalYear: 2018,
+      }),
+      expect.objectContaining({ fileName: 'acme-annual-b.pdf', fiscalYear: 2019, form: '10-K' }),
+      expect.objectContaining({ fileName: 'zenith-annual.pdf', company: 'ZENITH MOTORS CORPORATION' }),
+    ]);
+  });
+
+  it.each([
+    ['FY2018', 'acme-annual-a.pdf', '2018 (1,577)'],
+    ['FY 2019', 'acme-annual-b.pdf', '2019 (1,699)'],
+  ])(
+    'answers a figure of the %s filing from its statement row, with the periods',
+    async (period, file, quoted) => {
+      const question = `How much were ACME's purchases of property, plant and equipment in ${period}?`;
+      const res = await app.client.post(ASK, { question, docSetNames: ['filings'] }, { token: caller.token });
+      expect(res.status).toBe(200);
+      expect(res.body.answer).toContain(`Purchases of property, plant and equipment (PP&E): ${quoted}`);
+      expect(res.body.citations[0]).toMatchObject({ fileName: file, pageNumber: '3' });
+      expectMarkersResolve(res.body.answer, res.body.citations);
+    },
+  );
+});
