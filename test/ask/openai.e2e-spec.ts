@@ -1,3 +1,4 @@
+import { EVIDENCE_TEXT } from '@docqa/llm';
 import { FakeOpenAi, promptPassages, startFakeOpenAi } from '../support/fake-openai';
 import { startTestApp, TestApp } from '../support/app';
 import { closeCorpusExtractor, pgOf, seedCorpus } from '../support/seed';
@@ -102,15 +103,29 @@ describe('POST /ask with an OpenAI-compatible provider (local wire-format server
     expect(fake.calls.at(-1)?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
-  it('answers not found without citations when the model finds nothing', async () => {
+  it('answers not found without citations when the model finds nothing and the passages are not about it', async () => {
+    const res = await app.client.post(
+      ASK,
+      { question: 'How far away is the moon from the rings of Jupiter?', docSetNames: ['manuals'] },
+      { token: caller.token },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.citations).toEqual([]);
+    expect(res.body.answer).toMatch(/could not find an answer/);
+  });
+
+  it('shows the closest evidence when the model finds nothing in passages that are about the question', async () => {
     const res = await app.client.post(
       ASK,
       { question: 'How far away is the moon from geometry margins?', docSetNames: ['manuals'] },
       { token: caller.token },
     );
     expect(res.status).toBe(200);
-    expect(res.body.citations).toEqual([]);
-    expect(res.body.answer).toMatch(/could not find an answer/);
+    expect(res.body.answer.startsWith(EVIDENCE_TEXT)).toBe(true);
+    expect(res.body.citations.length).toBeGreaterThan(0);
+    expect(res.body.citations.length).toBeLessThanOrEqual(3);
+    expect(res.body.citations.every((c: { fileName: string }) => c.fileName === 'geometry.pdf')).toBe(true);
+    expectMarkersResolve(res.body.answer, res.body.citations);
   });
 
   it('rewrites a follow-up with the model: the conversation reaches the answer only as the rewritten question', async () => {

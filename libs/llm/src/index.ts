@@ -8,6 +8,8 @@ export * from './cohere/cohere-client';
 export * from './cohere/cohere-retry';
 export * from './generation/generation.port';
 export * from './generation/local/local.generator';
+export { EVIDENCE_TEXT, EVIDENCE_MAX_PAGES } from './generation/local/evidence';
+export * from './generation/grounded/evidence-fallback';
 export * from './generation/local/local.rewriter';
 export * from './generation/local/local.titler';
 export * from './generation/local/local.reranker';

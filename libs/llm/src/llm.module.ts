@@ -23,6 +23,7 @@ import { CohereReranker } from './generation/cohere/cohere.reranker';
 import { CohereRewriter } from './generation/cohere/cohere.rewriter';
 import { CohereTitler } from './generation/cohere/cohere.titler';
 import {
+  GenerateInput,
   Generator,
   GENERATOR,
   GENERATORS,
@@ -39,6 +40,7 @@ import { LlamaGenerator } from './generation/llama/llama.generator';
 import { OPENING_CHECK_WORDS } from './generation/grounded/opening-check';
 import { defaultLlmModelPath, LlamaRuntime } from './generation/llama/llama-runtime';
 import { LocalGenerator } from './generation/local/local.generator';
+import { withEvidenceFallback } from './generation/grounded/evidence-fallback';
 import { LocalReranker } from './generation/local/local.reranker';
 import { LocalRewriter } from './generation/local/local.rewriter';
 import { LocalTitler } from './generation/local/local.titler';
@@ -189,11 +191,17 @@ export function createLlamaGenerator(
  * while its file is missing), OpenAI-compatible and Cohere when configured.
  */
 export function createGenerators(cfg: AppConfig, local: LocalGenerator, runtime: LlamaRuntime): Generator[] {
-  const list: Generator[] = [local, createLlamaGenerator(cfg, runtime, local)];
+  // Every provider shows its evidence where its model finds no answer in passages that are about
+  // the question, as the extractive answerer does (issue 58).
+  const judge = (input: GenerateInput) => local.evidenceFor(input);
+  const list: Generator[] = [local, withEvidenceFallback(createLlamaGenerator(cfg, runtime, local), judge)];
   const o = openAi(cfg);
-  if (o) list.push(new OpenAiGenerator({ ...o, promptTokenBudget: cfg.promptTokenBudget }));
+  if (o)
+    list.push(
+      withEvidenceFallback(new OpenAiGenerator({ ...o, promptTokenBudget: cfg.promptTokenBudget }), judge),
+    );
   const c = cohere(cfg);
-  if (c) list.push(new CohereGenerator({ ...c, model: cfg.cohereChatModel }));
+  if (c) list.push(withEvidenceFallback(new CohereGenerator({ ...c, model: cfg.cohereChatModel }), judge));
   return list;
 }
 

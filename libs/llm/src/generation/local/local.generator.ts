@@ -172,6 +172,20 @@ export class LocalGenerator implements Generator {
 
   /** The whole answer text, with `[n]` markers. */
   compose(input: GenerateInput): string {
+    return this.answer(input, false);
+  }
+
+  /**
+   * The evidence answer for passages that are about the question (EVIDENCE_TEXT and the markers of
+   * the best pages), or null when they are not: what a generative provider says instead of a bare
+   * refusal (withEvidenceFallback).
+   */
+  evidenceFor(input: GenerateInput): string | null {
+    const text = this.answer(input, true);
+    return text === NO_ANSWER_TEXT ? null : text;
+  }
+
+  private answer(input: GenerateInput, evidenceOnly: boolean): string {
     const passages = input.passages;
     if (passages.length === 0) return NO_ANSWER_TEXT;
     const candidates: Candidate[] = [];
@@ -218,7 +232,7 @@ export class LocalGenerator implements Generator {
         passages,
         (p) => (coverageOf.get(p) ?? 0) / (1 + this.o.rankPrior * passages.indexOf(p)),
       );
-    if (bestCoverage < this.o.minCoverage) return evidence();
+    if (bestCoverage < this.o.minCoverage || evidenceOnly) return evidence();
     const proseOf = new Map(passages.map((p) => [p, proseFactor(p.text)]));
 
     const type = questionType(input.question);
