@@ -1,7 +1,7 @@
 /* Tuning aid (not part of `npm run eval`): replays the local answerer on generator inputs dumped
  * by an eval or tune run (EVAL_DUMP_INPUTS=<dir>), so answer choosing and citing can be studied in
  * seconds without engines. Prints the citing metrics of both halves and, with VERBOSE=1, each item.
- *   node -r ./test/support/ts-register.js bench/eval/replay.ts <dir>/similar.embedded.json [options JSON] */
+ *   npm run eval:replay -- <dir>/similar.embedded.json [options JSON] */
 import * as fs from 'node:fs';
 import { GenerateInput, LocalGenerator, LocalGeneratorOptions } from '@docqa/llm';
 import type { QaItem } from '../rag/qa';

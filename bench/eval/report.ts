@@ -1,7 +1,7 @@
 /* Renders docs/evaluation.md from the results files of `npm run eval` (bench/eval/results). */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chooseMargin, DEFAULT_MARGIN, MarginPoint, PRECISION_TARGET } from './margin-curve';
+import type { MarginPoint } from './margin-curve';
 import type { Metrics } from './metrics';
 import type { ItemScore, PageRef } from './scoring';
 
@@ -51,16 +51,6 @@ export interface RunResult {
   items: ItemRecord[];
 }
 
-/**
- * Before/after tables of the answer-choosing changes (written by hand from replays and runs of
- * both code versions: a results file holds one version only), appended to the rendered page.
- */
-export const CHANGES_FILE = path.resolve(__dirname, '../../../../bench/eval/changes.md');
-
-export function readChanges(file = CHANGES_FILE): string {
-  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-}
-
 export function readResults(dir = RESULTS_DIR): RunResult[] {
   if (!fs.existsSync(dir)) return [];
   return fs
@@ -71,169 +61,93 @@ export function readResults(dir = RESULTS_DIR): RunResult[] {
 }
 
 const CORPUS_TITLES: Record<string, string> = {
-  dev: '`shared/corpus/dev`: 16 software manuals (935 pages), 77 questions',
-  similar: '`shared/corpus/similar`: 20 NTSB reports of one template (81 pages), 50 questions',
-  blind:
-    '`bench/eval/blind`: 12 documents of Debian packages no round used (734 pages), 60 questions written blind',
+  dev: 'dev corpus (16 manuals, 77 questions)',
+  similar: 'similar corpus (20 near-identical NTSB reports, 50 questions)',
+  blind: 'blind corpus (12 Debian package documents, 60 questions written without seeing the answerer)',
+  financebench:
+    'FinanceBench development half (34 SEC filings of 15 companies in one docset, 68 analyst questions)',
 };
+
 const ENGINE_ORDER = ['embedded', 'elasticsearch'];
-/** Corpora whose items this page does not show (bench/eval/blind/SOURCES.md). */
-const FIGURES_ONLY = new Set(['blind']);
 
 export const f2 = (x: number) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(2));
 const sec = (ms?: number) => (ms === undefined || Number.isNaN(ms) ? 'n/a' : `${(ms / 1000).toFixed(1)} s`);
 /** Column label of a run: the engine, with the provider when it is not the extractive one. */
 const label = (r: RunResult) => (r.provider === 'local' ? r.engine : `${r.engine}, ${r.provider}`);
-const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 
-type Row = [label: string, value: (m: Metrics) => number, aim?: string, count?: (m: Metrics) => number];
+type Row = [label: string, value: (m: Metrics) => number];
 
 const SINGLE_ROWS: Row[] = [
   ['retrieval hit@5, file', (m) => m.fileHit5],
   ['retrieval hit@5, page', (m) => m.pageHit5],
+  ['`/search` top 10 holds the page', (m) => m.pageHit10],
   ['answer cites the right file', (m) => m.citesFile],
   ['answer cites the right page', (m) => m.citesPage],
   ['citation precision, file', (m) => m.citationPrecisionFile],
-  ['citation precision, page holds the answer phrase', (m) => m.citationPrecisionPhrase],
   ['answer text contains the answer phrase', (m) => m.answerHasPhrase],
-  ['answerable items answered without a citation', (m) => m.answerableRefused],
+  ['citations per answer', (m) => m.citationsPerAnswer],
+  ['bare refusals (answerable, no citation)', (m) => m.answerableRefused],
 ];
 const MULTI_ROWS: Row[] = [
-  ['every named document in the top 5 retrieved', (m) => m.multiAllInTop5],
-  ['every named document among the passages', (m) => m.multiAllInPassages],
   ['**found**: every named document cited', (m) => m.multiFound],
   ['every named document cited on a right page', (m) => m.multiFoundPages],
   ['every named document cited, and no other', (m) => m.multiOnlyNamed],
 ];
 
-/** Aims of issue 14 (answers from the right document). */
-const AIMS: Record<string, Record<string, string>> = {
-  similar: {
-    'answer cites the right file': '>= 0.97',
-    'answer cites the right page': '>= 0.90',
-    '**found**: every named document cited': '>= 0.70',
-  },
-  dev: { 'answer cites the right page': '>= 0.85' },
-};
-
 function corpusSection(corpus: string, runs: RunResult[]): string {
-  const engines = runs.map(label);
-  const head = `| metric | aim | ${engines.join(' | ')} |\n|---|---|${engines.map(() => '---|').join('')}`;
+  const head = `| metric | ${runs.map(label).join(' | ')} |\n|---|${runs.map(() => '---|').join('')}`;
   const cell = (r: RunResult, f: (m: Metrics) => number) => `${f2(f(r.metrics))} (${f2(f(r.heldOut))})`;
-  const rows = (title: string, count: (m: Metrics) => number, defs: Row[]) => [
-    `| *${title}* | | ${runs.map((r) => `${count(r.metrics)} (${count(r.heldOut)})`).join(' | ')} |`,
-    ...defs.map(
-      ([label, f]) =>
-        `| ${label} | ${AIMS[corpus]?.[label] ?? ''} | ${runs.map((r) => cell(r, f)).join(' | ')} |`,
-    ),
+  const rows = (defs: Row[]) =>
+    defs.map(([name, f]) => `| ${name} | ${runs.map((r) => cell(r, f)).join(' | ')} |`);
+  const m0 = runs[0].metrics;
+  const lines = [
+    head,
+    `| *single-document items* | ${runs.map((r) => r.metrics.single).join(' | ')} |`,
+    ...rows(SINGLE_ROWS),
   ];
-  const lines = [head];
-  const any = (f: (m: Metrics) => number) => runs.some((r) => f(r.metrics) > 0);
-  if (any((m) => m.single)) lines.push(...rows('single-document items', (m) => m.single, SINGLE_ROWS));
-  if (any((m) => m.multi)) lines.push(...rows('list and compare items', (m) => m.multi, MULTI_ROWS));
-  if (any((m) => m.unanswerable))
+  if (m0.multi)
     lines.push(
-      ...rows('unanswerable items', (m) => m.unanswerable, [
-        ['answered with no citation', (m) => m.unanswerableNoCitation],
-      ]),
+      `| *list and compare items* | ${runs.map((r) => r.metrics.multi).join(' | ')} |`,
+      ...rows(MULTI_ROWS),
     );
-  lines.push(
-    `| /ask latency p50 / p95 (ms, sequential) | | ${runs.map((r) => `${r.askP50Ms} / ${r.askP95Ms}`).join(' | ')} |`,
-  );
-  lines.push(`| answer model | | ${runs.map((r) => `\`${r.model ?? r.provider}\``).join(' | ')} |`);
-  if (runs.some((r) => r.sampled))
-    lines.push(`| items asked | | ${runs.map((r) => r.sampled ?? 'all').join(' | ')} |`);
-  lines.push(`| indexing time (s, ${runs[0].indexing}) | | ${runs.map((r) => r.indexSeconds).join(' | ')} |`);
-  lines.push(`| embedder | | ${runs.map((r) => `\`${r.embedder}\``).join(' | ')} |`);
-  lines.push(`| run on | | ${runs.map((r) => r.date).join(' | ')} |`);
-
-  const first = runs[0];
-  const kinds = [...new Set(first.items.map((i) => i.kind))];
-  const byKind = kinds.map((k) => {
-    const cols = runs.map((r) => {
-      const xs = r.items.filter((i) => i.kind === k);
-      const s = (f: (i: ItemRecord) => boolean | undefined) =>
-        f2(xs.filter((i) => f(i) === true).length / xs.length);
-      if (xs[0]?.cls === 'unanswerable') return `no citation ${s((i) => i.noCitation)}`;
-      return `${s((i) => i.fileHit5)} / ${s((i) => i.pageHit5)} / ${s((i) => i.citesFile)} / ${s((i) => i.citesPage)}`;
-    });
-    return `| ${k} | ${first.items.filter((i) => i.kind === k).length} | ${cols.join(' | ')} |`;
-  });
-
-  const misses = runs.map((r) => {
-    if (FIGURES_ONLY.has(corpus))
-      return `Misses on ${label(r)}: not listed (this corpus is reported by its figures only, so that no change is made to its items).`;
-    const bad = r.items.filter((i) =>
-      i.cls === 'unanswerable' ? !i.noCitation : i.cls === 'multi' ? !i.citesFile : !i.citesPage,
+  if (m0.unanswerable)
+    lines.push(
+      `| *unanswerable items* | ${runs.map((r) => r.metrics.unanswerable).join(' | ')} |`,
+      `| declined (no citation) | ${runs.map((r) => cell(r, (m) => m.unanswerableNoCitation)).join(' | ')} |`,
     );
-    const lines = bad.map((i) => {
-      const what =
-        i.cls === 'unanswerable'
-          ? 'cited'
-          : [
-              i.fileHit5 ? (i.pageHit5 ? '' : 'page not in top 5') : 'file not in top 5',
-              i.cited.length === 0
-                ? 'no citation'
-                : `cited ${i.cited.map((c) => `${c.fileName} p.${c.pageNumber}`).join(', ')}`,
-            ]
-              .filter(Boolean)
-              .join('; ');
-      return `| ${i.id} | ${i.kind} | ${esc(what)} | \`${esc(i.query).slice(0, 100)}\` |`;
-    });
-    return `Misses on ${label(r)} (${bad.length}):\n\n| item | kind | miss | query searched |\n|---|---|---|---|\n${lines.join('\n')}`;
-  });
+  const info = runs
+    .map(
+      (r) =>
+        `${label(r)}: ${r.embedder}, ${r.indexing} indexing, ${r.indexSeconds} s, ask p50/p95 ${sec(r.askP50Ms)} / ${sec(r.askP95Ms)}, ${r.date}${r.sampled ? `, ${r.sampled}` : ''}`,
+    )
+    .join('; ');
+  return `## ${CORPUS_TITLES[corpus] ?? corpus}
 
-  const curve = runs.filter((r) => r.marginCurve.length);
-  const pa = (x?: { precision: number; answered: number }) =>
-    x ? `${f2(x.precision)} / ${f2(x.answered)}` : 'n/a';
-  const curveTable = curve.length
-    ? `Citation precision (cited page holds the answer phrase) / answered share of answerable items, replayed at other
-\`LOCAL_ANSWER_MIN_MARGIN\` values on the same passages: all items; the half looked at (even ids), which
-chooses the margin (the most answered with precision >= ${PRECISION_TARGET}); the held-out half (odd ids), which
-reports it.
-
-| LOCAL_ANSWER_MIN_MARGIN | ${curve.map((r) => `${label(r)}: all | looked at | held out`).join(' | ')} |
-|---|${curve.map(() => '---|---|---|').join('')}
-${curve[0].marginCurve
-  .map(
-    (p, i) =>
-      `| ${p.minMargin.toFixed(1)}${p.minMargin === DEFAULT_MARGIN ? ' (default)' : ''} | ${curve
-        .map((r) => {
-          const q = r.marginCurve[i];
-          const chosen = chooseMargin(r.marginCurve)?.minMargin === q.minMargin ? ' (chosen)' : '';
-          return `${pa(q)} | ${pa(q.lookedAt)}${chosen} | ${pa(q.heldOut)}`;
-        })
-        .join(' | ')} |`,
-  )
-  .join('\n')}
-
-${curve
-  .map((r) => {
-    const c = chooseMargin(r.marginCurve);
-    if (!c) return '';
-    return `${label(r)}: the margin chosen on the half looked at is ${c.minMargin.toFixed(1)}${
-      c.minMargin === DEFAULT_MARGIN ? ' (the default)' : ` (**the default is ${DEFAULT_MARGIN}**)`
-    }; on the held-out half it gives citation precision ${f2(c.heldOut!.precision)} with ${f2(c.heldOut!.answered)} of answerable items answered.`;
-  })
-  .filter(Boolean)
-  .join('\n')}
-`
-    : '';
-
-  return `## ${corpus} corpus (${CORPUS_TITLES[corpus] ?? corpus})
-
-Values: all items (held-out half, odd-numbered ids, in brackets).
+All items (held-out half in parentheses). ${info}.
 
 ${lines.join('\n')}
+${kindTable(runs)}`;
+}
 
-By kind: retrieval file@5 / page@5 / cites file / cites page (list and compare: every named document).
+/** Per item kind, for each run: right file, right page, bare refusals, `/search` top 10. */
+function kindTable(runs: RunResult[]): string {
+  const kinds = [...new Set(runs.flatMap((r) => Object.keys(r.byKind ?? {})))].sort();
+  if (kinds.length < 2 || !runs.some((r) => r.corpus === 'financebench')) return '';
+  const rows = kinds.map((k) => {
+    const cells = runs.map((r) => {
+      const m = r.byKind?.[k];
+      return m
+        ? `${m.items}: ${f2(m.citesFile)} / ${f2(m.citesPage)} / ${f2(m.answerableRefused)} / ${f2(m.pageHit10)}`
+        : '';
+    });
+    return `| ${k} | ${cells.join(' | ')} |`;
+  });
+  return `
+By kind (items: cites the right file / cites the right page / bare refusals / \`/search\` top 10 holds the page):
 
-| kind | items | ${engines.join(' | ')} |
-|---|---|${engines.map(() => '---|').join('')}
-${byKind.join('\n')}
-
-${curveTable}
-${misses.join('\n\n')}
+| kind | ${runs.map(label).join(' | ')} |
+|---|${runs.map(() => '---|').join('')}
+${rows.join('\n')}
 `;
 }
 
@@ -347,6 +261,46 @@ const AIM_LIST: Aim[] = [
     value: (r) => r.ttftP95Ms,
     show: (x) => sec(x),
   },
+  {
+    issue: 58,
+    corpus: 'financebench',
+    what: 'cites the right filing',
+    min: 0.75,
+    value: (r) => r.metrics.citesFile,
+    show: f2,
+  },
+  {
+    issue: 58,
+    corpus: 'financebench',
+    what: 'cites the right page',
+    min: 0.45,
+    value: (r) => r.metrics.citesPage,
+    show: f2,
+  },
+  {
+    issue: 58,
+    corpus: 'financebench',
+    what: 'bare refusals',
+    max: 0.1,
+    value: (r) => r.metrics.answerableRefused,
+    show: f2,
+  },
+  {
+    issue: 58,
+    corpus: 'financebench',
+    what: 'citations per answer',
+    max: 4,
+    value: (r) => r.metrics.citationsPerAnswer,
+    show: f2,
+  },
+  {
+    issue: 58,
+    corpus: 'financebench',
+    what: 'evidence page in the top 10 of /search',
+    min: 0.6,
+    value: (r) => r.metrics.pageHit10,
+    show: f2,
+  },
 ];
 
 /**
@@ -368,20 +322,15 @@ function aimsTable(results: RunResult[]): string {
       if (v === undefined || Number.isNaN(v)) continue;
       const met = (a.min === undefined || v >= a.min) && (a.max === undefined || v <= a.max);
       const aim = a.min !== undefined ? `>= ${a.show(a.min)}` : `<= ${a.show(a.max!)}`;
-      const shown = shownAimValue(v, a.min ?? a.max!, met, a.show);
       rows.push(
-        `| ${a.issue} | ${r.corpus}${r.sampled ? ` (${r.sampled})` : ''} | ${r.engine} | ${r.provider} | ${a.what} | ${aim} | ${shown} | ${met ? 'met' : '**not met**'}${r.sampled ? ' (sample: not conclusive)' : ''} |`,
+        `| ${a.issue} | ${r.corpus} | ${r.engine} | ${r.provider} | ${a.what} | ${aim} | ${shownAimValue(v, a.min ?? a.max!, met, a.show)} | ${met ? 'met' : '**not met**'} |`,
       );
     }
   }
-  if (!rows.length) return '';
-  return `## Aims of issues 14 and 15
+  return `## Aims
 
-Every aim against every run it applies to (all items; issue 14's aims hold for any answer provider, issue
-15's for the local generative model). The figures depend a little on the embedder's precision, which follows
-the CPU (int8 where it has integer dot-product instructions, fp32 elsewhere; each corpus table names the embedder
-of its runs): on one host the int8 graph cited dev's right page for one question fewer on each engine and
-changed nothing on similar (bench/eval/changes.md, "The embedder's precision judged on one host").
+Issue 14 (answers from the right document) and 58 (evidence on filings) hold for any provider; 15 for the local
+generative model.
 
 | issue | corpus | engine | provider | aim | target | measured | |
 |---|---|---|---|---|---|---|---|
@@ -389,7 +338,7 @@ ${rows.join('\n')}
 `;
 }
 
-export function renderReport(results: RunResult[], changes = ''): string {
+export function renderReport(results: RunResult[]): string {
   const corpora = [...new Set(results.map((r) => r.corpus))].sort();
   const sections = corpora.map((c) =>
     corpusSection(
@@ -403,48 +352,37 @@ export function renderReport(results: RunResult[], changes = ''): string {
         ),
     ),
   );
-  const direct = results.some((r) => r.indexing === 'direct')
-    ? `\n**Runs marked \`direct\`** seeded each corpus through the SearchIndex port (same extraction, document context,
-chunking and embedder as the pipeline, without S3 and Temporal); with \`EVAL_EMBED_CACHE\` the document vectors of
-one run are reused by the next, so their indexing times measure the machine and the cache, not the pipeline.\n`
-    : '';
   return `# Evaluation: answers on the QA corpora
 
-Command: \`npm run eval\` (the three corpora, both search engines; by default each corpus is indexed through the
-indexing pipeline: S3 -> POST /index -> Temporal workflows; each table names the indexing of its runs). Options: \`--engine embedded|elasticsearch\`,
-\`--corpus dev|similar|blind\`, \`--indexing direct\` (or \`EVAL_ENGINE\`, \`EVAL_CORPUS\`, \`EVAL_INDEXING\`),
-\`EVAL_VERBOSE=1\`, \`EVAL_WRITE=0\`. Each run writes \`bench/eval/results/<corpus>.<engine>.<provider>.json\`
-(every item with its query, top 5, answer and citations); this page is rendered from those files. A ranking or
-answering change is stated with \`npm run eval:compare -- <dir of the results before>\` (whole-set figures before ->
-after, all items and the held-out half, and the items whose top 5, citations or outcome changed); two runs of the
-same code give the same top 5 and the same answer for every item (bench/eval/changes.md, "Repeatable rankings";
-on Elasticsearch since its kNN leg is exact for docsets of up to 10,000 chunks: changes.md, "Round twenty-nine").
+Rendered by \`npm run eval\` from \`bench/eval/results/<corpus>.<engine>.<provider>.json\` (the latest run of each);
+edit the renderer (bench/eval/report.ts), not this page.
 
-Every item goes through \`POST /api/v1/document_proxy/ask\` (Server-Sent Events) with default settings
-(retrievalLimit 8, minimumSimilarityScore 0) and its \`pastMessages\` where it has them. Columns are per
-search engine with the **local provider** (local rewriter and reranker, extractive answerer, the embedder named
-in each table) unless they name another answer provider (\`--provider local-llm|openai\`: the local GGUF model or
-an OpenAI-compatible server, with their own rewriter; [answer-providers.md](answer-providers.md)).
-${direct}
-Definitions:
+## How to reproduce
 
-- *single-document items* have one gold file and page (\`page\` or one of \`alsoOnPages\`). Retrieval hit@5:
-  the gold file (page) is among the first 5 chunks handed to the answerer. The answer cites the right
-  file (page) when at least one of its citations is that file (and page).
-- *list and compare items* (similar corpus) name several documents (\`fileName\` + \`alsoFiles\`). An item
-  is **found** only when every named document is cited.
-- *unanswerable items* count when answered with no citation.
-- Phrase checks use the normalisation of the corpora's \`verify_qa.sh\` (numbers with or without
-  thousands separators).
-- The held-out half (odd-numbered ids) was not looked at when weights were chosen; the even half was.
-  Numbers for all items are in-sample for the dev corpus (the extractive answerer's patterns and weights
-  were developed on it); the held-out half and the similar corpus are the out-of-sample numbers.
-- The **blind** corpus (\`bench/eval/blind\`: 12 documents of Debian packages, 734 pages, 60 questions) is out of
-  sample altogether: its questions were written, and checked against the pages, by someone who had not seen the
-  answerer or its code, and its items are not read when a change is made; only its whole-set figures are. Its PDFs
-  are fetched on first use (\`apt-get download\` of pinned package versions, checked by sha256; SOURCES.md there).
+\`\`\`bash
+npm run eval                                            # dev, similar, blind, financebench; both engines; pipeline indexing
+npm run eval -- --corpus financebench --engine embedded # one corpus, one engine
+npm run eval -- --indexing direct                       # seed through the SearchIndex port (no S3/Temporal)
+npm run eval -- --provider local-llm                    # answers by the local GGUF model
+npm run eval:compare -- <dir of earlier results>        # before -> after on whole sets, and the items that changed
+\`\`\`
+
+\`EVAL_WRITE=0\` prints instead of writing; \`EVAL_EMBED_CACHE=<file>\` (direct indexing) keeps document vectors for the
+next run; \`EVAL_VERBOSE=1\` logs each item. A ranking or answering change is stated on whole sets, before and after.
+
+## What is counted
+
+- Every item goes through \`POST /ask\` (SSE) with default settings; with \`POST /search\` (limit 10) alongside.
+- *Single-document items* have one gold file and pages; an answer cites the right file (page) when one of its
+  citations is that file (page). *List/compare items* are **found** when every named document is cited.
+  *Unanswerable items* count when answered with no citation.
+- *Bare refusals*: answerable items answered with no citation at all (the evidence answer cites pages, a bare
+  "not found" does not).
+- The held-out half (odd-numbered ids) was not looked at when the answerer was tuned. The blind corpus is out of
+  sample altogether; its items are never shown. FinanceBench (CC-BY-NC-4.0, Islam et al. 2023) is read from
+  \`shared/corpus/financebench\`; its questions and answers are not stored in the results files.
 
 ${aimsTable(results)}
-${providerTable(results)}
-${sections.join('\n')}${changes ? `\n${changes}` : ''}`;
+${sections.join('\n')}
+${providerTable(results)}`;
 }

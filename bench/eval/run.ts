@@ -56,7 +56,7 @@ import {
 } from '../rag/harness';
 import { aggregate, aggregateByKind } from './metrics';
 import { marginCurve, Replay } from './margin-curve';
-import { renderReport, RESULTS_DIR, RunResult, ItemRecord, readChanges, readResults } from './report';
+import { renderReport, RESULTS_DIR, RunResult, ItemRecord, readResults } from './report';
 import { PageRef, scoreItem, stratifiedSample } from './scoring';
 
 export interface EvalOptions {
@@ -306,6 +306,16 @@ export async function evaluateCorpus(h: Harness, corpus: Corpus, o: EvalOptions)
   };
 }
 
+/**
+ * A run's results as the repository may keep them: FinanceBench's questions and answers are
+ * licensed for measuring only (shared/corpus/financebench/SOURCES.md), so its items keep their ids,
+ * kinds, scores and cited pages, not the question, the query or the answer text.
+ */
+export function publishable(corpus: Corpus, result: RunResult): RunResult {
+  if (!corpus.measureOnly) return result;
+  return { ...result, items: result.items.map((i) => ({ ...i, question: '', query: '', answer: '' })) };
+}
+
 /** Whether this app serves `POST /search` (it is measured where it does). */
 const searchServed = new WeakMap<Harness, boolean>();
 
@@ -327,7 +337,10 @@ async function searchTop10(h: Harness, corpus: Corpus, item: QaItem): Promise<Pa
   }
   if (res.status !== 200) throw new Error(`${item.id}: /search ${res.status} ${JSON.stringify(res.body)}`);
   searchServed.set(h, true);
-  return (res.body.results as PageRef[]).map((r) => ({ fileName: r.fileName, pageNumber: String(r.pageNumber) }));
+  return (res.body.results as PageRef[]).map((r) => ({
+    fileName: r.fileName,
+    pageNumber: String(r.pageNumber),
+  }));
 }
 
 function itemLine(r: ItemRecord): string {
@@ -365,7 +378,7 @@ async function main() {
             `/search file@10 ${m.fileHit10.toFixed(2)} page@10 ${m.pageHit10.toFixed(2)}`,
         );
         const file = path.join(RESULTS_DIR, `${corpus.name}.${engine}.${o.provider}.json`);
-        if (o.write) fs.writeFileSync(file, `${JSON.stringify(result, null, 1)}\n`);
+        if (o.write) fs.writeFileSync(file, `${JSON.stringify(publishable(corpus, result), null, 1)}\n`);
         else console.log(JSON.stringify({ ...result, items: undefined }, null, 1));
       }
     } finally {
@@ -373,7 +386,7 @@ async function main() {
     }
   }
   if (o.write) {
-    fs.writeFileSync(path.join(ROOT, 'docs/evaluation.md'), renderReport(readResults(), readChanges()));
+    fs.writeFileSync(path.join(ROOT, 'docs/evaluation.md'), renderReport(readResults()));
     log('wrote docs/evaluation.md');
   }
 }

@@ -38,6 +38,8 @@ export interface Corpus {
   qaFile?: string;
   /** Docset the corpus is indexed into. */
   docSetName: string;
+  /** Licensed for measuring only: results keep no question, query or answer text (FinanceBench). */
+  measureOnly?: boolean;
   /** Brings the PDFs into `dir` (fetched corpora). */
   prepare?: (log: (s: string) => void) => void;
 }
@@ -51,6 +53,7 @@ export const CORPORA: Record<string, Corpus> = {
     name: 'financebench',
     dir: sharedDir('corpus', 'financebench'),
     docSetName: 'financebench-corpus',
+    measureOnly: true,
   },
   blind: {
     name: 'blind',

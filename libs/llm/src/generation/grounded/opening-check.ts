@@ -18,7 +18,7 @@ export function stemsWithoutMarkers(text: string): Set<string> {
  * tool's features ..." for "how do I clear the cache?"); an opening that shares no word
  * with the question is that, and the model is stopped there (`replaced`). Held, not streamed: a
  * released word cannot be taken back. Only the first words are held (about one second of the
- * model's writing on 2 cores), so the first delta stays within its target (bench/eval/changes.md,
+ * model's writing on 2 cores), so the first delta stays within its target (the evaluation history in git (bench/eval/changes.md before 2026-12-04),
  * round twenty-four). An answer shorter than `words` is judged when it ends (`finish`).
  */
 export class OpeningCheck {

@@ -61,7 +61,7 @@ export interface LocalGeneratorOptions {
    * a colon, a very short sentence, a command line). The sentence that matches the question often
    * names its subject, and the one after it says what is asked ("The cache is cleared at exit.
    * Stale entries would be served after an upgrade."); measured on whole sets against adding the
-   * sentence before (bench/eval/changes.md, round twenty-five).
+   * sentence before (the evaluation history in git (bench/eval/changes.md before 2026-12-04), round twenty-five).
    */
   followingSentenceChars?: number;
   /**
