@@ -55,5 +55,6 @@ export function contextFields(
   context: DocumentContext,
   chunk: DocumentChunk,
 ): Pick<ChunkRecord, 'documentTitle' | 'documentTerms' | 'section'> {
-  return { documentTitle: context.title, documentTerms: context.terms, section: chunk.section };
+  const documentTitle = [context.filing, context.title].filter(Boolean).join(' | ');
+  return { documentTitle, documentTerms: context.terms, section: chunk.section };
 }

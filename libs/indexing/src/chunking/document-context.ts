@@ -20,6 +20,12 @@ export interface DocumentContext {
   terms: string;
   /** The most salient terms, for the embedded prefix (the title carries the rest). */
   keyTerms: string[];
+  /**
+   * A filing's company, form and period (libs/text filingTitle; empty for other documents). It
+   * leads the searchable title, so questions that name a company and a fiscal year or quarter are
+   * routed to that filing; the embedded prefix keeps the title alone (its measured form).
+   */
+  filing: string;
 }
 
 export interface DocumentContextOptions {
@@ -207,10 +213,10 @@ export function documentContext(
   const maxDates = o.maxDates ?? 8;
   const fileWords = fileNameWords(input.fileName);
   const heading = usefulTitle(input.title) ?? firstHeading(input.pages[0] ?? '');
-  // A filing's company, form and period lead its title: questions name a filing by them ("3M's
-  // FY2018 capital expenditure"), and its cover's first heading is the regulator's name.
+  // Questions name a filing by its company and period ("3M's FY2018 capital expenditure"), and its
+  // cover's first heading is the regulator's name: the filing's metadata leads its searchable title.
   const filing = filingTitle(filingMetadata(input.pages));
-  const title = [filing, heading, fileWords].filter(Boolean).join(' | ');
+  const title = [heading, fileWords].filter(Boolean).join(' | ');
 
   const pageCount = Math.max(1, input.pages.length);
   const names = [...nameCounts(input.pages)]
@@ -242,7 +248,7 @@ export function documentContext(
         .flatMap((d) => d.tokens),
     ),
   ];
-  return { title, terms: [...names, ...dates].join(' '), keyTerms: names.slice(0, 8) };
+  return { title, terms: [...names, ...dates].join(' '), keyTerms: names.slice(0, 8), filing };
 }
 
 /** The text handed to the embedder: context first (bounded), then the chunk's own text. */
