@@ -1,7 +1,10 @@
 import { Module } from '@nestjs/common';
 import { CatalogModule } from '@docqa/catalog';
 import { AskService } from './ask/ask.service';
+import { PassageReads } from './ask/passage-reads';
 import { DocumentsService } from './documents/documents.service';
+import { DocsetAccess } from './retrieval/docset-access';
+import { RetrievalService } from './retrieval/retrieval.service';
 import { SummaryService } from './summary/summary.service';
 
 /**
@@ -11,7 +14,7 @@ import { SummaryService } from './summary/summary.service';
  */
 @Module({
   imports: [CatalogModule],
-  providers: [AskService, SummaryService, DocumentsService],
+  providers: [DocsetAccess, RetrievalService, PassageReads, AskService, SummaryService, DocumentsService],
   exports: [AskService, SummaryService, DocumentsService],
 })
 export class RagModule {}
