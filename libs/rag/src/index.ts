@@ -6,5 +6,7 @@ export * from './ask/usage';
 export * from './documents/documents.service';
 export * from './retrieval/docset-access';
 export * from './retrieval/retrieval.service';
+export * from './search/search.service';
+export * from './search/search.types';
 export * from './summary/summary.service';
 export * from './rag.module';
