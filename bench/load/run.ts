@@ -214,7 +214,8 @@ async function main() {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-load-'));
     const cfg = loadConfig({
       NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
+      // BENCH_LOG_LEVEL=log keeps each ask's step times (its `ask:` line) in the log file.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       LOG_FILE: path.join(dataDir, 'bench.log'),
       DATA_DIR: dataDir,
       HTTPS_PORT: '0',
@@ -269,6 +270,7 @@ async function main() {
             pages: pages(i),
           })),
         );
+    log(`log file ${cfg.logFile}`);
     log(`seeded ${seeded.length} documents, ${seeded.reduce((a, d) => a + d.chunks, 0)} chunks`);
     const questions = corpusDir
       ? fs
