@@ -214,7 +214,7 @@ async function main() {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-load-'));
     const cfg = loadConfig({
       NODE_ENV: 'production',
-      // BENCH_LOG_LEVEL=log keeps each ask's step times (its `ask:` line) in the log file.
+      // BENCH_LOG_LEVEL=info keeps each ask's step times (its `ask:` line) in the log file.
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       LOG_FILE: path.join(dataDir, 'bench.log'),
       DATA_DIR: dataDir,
