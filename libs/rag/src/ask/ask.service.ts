@@ -101,7 +101,7 @@ export class AskService {
     signal?: AbortSignal,
   ): AsyncIterable<AskEvent> {
     const usage = new UsageMeter();
-    const { query, rewritten, hits } = await this.retrieval.retrieve(
+    const { query, rewritten, hits, candidates } = await this.retrieval.retrieve(
       {
         accountId: asker.accountId,
         question: cmd.question,
@@ -116,18 +116,19 @@ export class AskService {
     );
 
     const tracker = new CitationTracker(hits.map((h) => h.chunk));
-    // The second and last engine read of the ask: the topic check (extractive answerers only) and
-    // the chunks around the passages, together (the completions go unused when the topic is not
-    // covered, the rare case).
-    const { uncovered, completions } =
+    // The second and last engine read of the ask, if any: the topic check (extractive answerers
+    // only) and the chunks around the passages the retrieval did not return, together (the
+    // completions go unused when the topic is not covered, the rare case).
+    const { uncovered, completions, engineRead } =
       hits.length > 0
         ? await this.around.read(
             { accountId: asker.accountId, docSetNames: cmd.docSetNames },
             query,
             hits,
             !!generator.choosesExtractively,
+            candidates,
           )
-        : { uncovered: false, completions: new Map() };
+        : { uncovered: false, completions: new Map(), engineRead: false };
     stages.lap('topic check and sentence completions');
     throwIfAborted(signal);
     if (hits.length === 0 || uncovered) {
@@ -165,7 +166,8 @@ export class AskService {
     const u = usage.toUsage();
     this.log.log(
       `ask: ${rewritten ? 'rewritten' : 'keyword'} query, ${hits.length} passages, ` +
-        `${citations.length} citations, ${u.calls} model calls, ${stages.summary()}`,
+        `${citations.length} citations, ${u.calls} model calls, ${engineRead ? 2 : 1} engine reads, ` +
+        stages.summary(),
     );
     yield { type: 'done', answer: tracker.text, usage: u };
   }

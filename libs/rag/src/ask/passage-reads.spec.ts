@@ -87,10 +87,27 @@ describe('PassageReads', () => {
       false,
     );
     expect(calls).toEqual([{ accountId: 1, docSetNames: ['d'], ids: ['a:4'], terms: [] }]);
-    expect(r).toEqual({ uncovered: false, completions: new Map() });
+    expect(r).toEqual({ uncovered: false, completions: new Map(), engineRead: true });
     await expect(
       new PassageReads(index(true)).read({ accountId: 1, docSetNames: ['d'] }, 'Mnesia Docker', hits, true),
     ).rejects.toThrow('engine down');
+  });
+
+  it('takes a neighbour the retrieval returned from its candidates, with no read', async () => {
+    const next = { ...chunk('a', 4, 'exactly two millimetres. Then more.'), pageNumber: '2' };
+    const r = await new PassageReads(index()).read(
+      { accountId: 1, docSetNames: ['d'] },
+      'quokka drift tolerance',
+      hits,
+      true,
+      [hits[0].chunk, next],
+    );
+    expect(calls).toEqual([]);
+    expect(r).toEqual({
+      uncovered: false,
+      completions: new Map([['a:3', { head: '', tail: ' exactly two millimetres.' }]]),
+      engineRead: false,
+    });
   });
 
   it('reads nothing when no term is missing and no passage is cut', async () => {

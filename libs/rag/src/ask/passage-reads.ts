@@ -42,6 +42,8 @@ export interface PassageReadResult {
   uncovered: boolean;
   /** By chunk id: the completions of the passages whose sentences the chunks cut. */
   completions: Map<string, Completion>;
+  /** Whether the engine was read (0 or 1 reads), for the ask's log line. */
+  engineRead: boolean;
 }
 
 /** The query terms to look up: absent from every hit, not a date, state, instruction or qualifier. */
@@ -96,7 +98,9 @@ export function neighbourReads(hits: readonly SearchHit[]): {
 /**
  * What the answer needs around its passages, in one engine read (SearchIndex.chunksAndTerms): the
  * uncovered-topic check of the extractive answerers and the chunks that complete the passages'
- * cut-off sentences.
+ * cut-off sentences. A chunk the retrieval already returned (a reranker's candidate that did not
+ * make the passages) is taken from there: the same stored chunk, no read. No read at all when
+ * nothing is left to probe or fetch.
  */
 @Injectable()
 export class PassageReads {
@@ -109,15 +113,18 @@ export class PassageReads {
     query: string,
     hits: readonly SearchHit[],
     checkTopic: boolean,
+    candidates: readonly StoredChunk[] = [],
   ): Promise<PassageReadResult> {
     const completions = new Map<string, Completion>();
     const topic = checkTopic ? topicProbeTerms(query, hits) : { terms: [], probe: [] };
     const { followedBy, precededBy } = neighbourReads(hits);
-    const ids = [...new Set([...followedBy.keys(), ...precededBy.keys()])];
-    if (ids.length === 0 && topic.probe.length === 0) return { uncovered: false, completions };
-    let read;
+    const wanted = new Set([...followedBy.keys(), ...precededBy.keys()]);
+    const known = candidates.filter((c) => wanted.has(c.id));
+    const ids = [...wanted].filter((id) => !known.some((c) => c.id === id));
+    const engineRead = ids.length > 0 || topic.probe.length > 0;
+    let read = { chunks: [] as StoredChunk[], termsFound: [] as boolean[] };
     try {
-      read = await this.index.chunksAndTerms({ ...scope, ids, terms: topic.probe });
+      if (engineRead) read = await this.index.chunksAndTerms({ ...scope, ids, terms: topic.probe });
     } catch (err) {
       // Without the topic check there is no answer; the completions alone the answer does not
       // depend on, so a failed read of them leaves the passages as retrieved (logged).
@@ -125,7 +132,7 @@ export class PassageReads {
       // The adapters' errors carry no payload or credential (normaliseError, timedOut).
       const why = err instanceof Error ? err.message : 'unknown error';
       this.log.warn(`ask: passages left as retrieved, the chunks around them could not be read: ${why}`);
-      return { uncovered: false, completions };
+      return { uncovered: false, completions, engineRead };
     }
     const uncovered = topic.probe.length > 0 && isForeignTopic(topic.terms, topic.probe, read.termsFound);
     const entry = (id: string) => {
@@ -133,7 +140,7 @@ export class PassageReads {
       completions.set(id, e);
       return e;
     };
-    for (const n of read.chunks) {
+    for (const n of [...known, ...read.chunks]) {
       const cut = followedBy.get(n.id);
       const tail = cut ? sentenceContinuation(cut, n) : '';
       if (cut && tail) entry(cut.id).tail = tail;
@@ -141,7 +148,7 @@ export class PassageReads {
       const head = opened ? sentenceStart(n, opened) : '';
       if (opened && head) entry(opened.id).head = head;
     }
-    return { uncovered, completions };
+    return { uncovered, completions, engineRead };
   }
 }
 

@@ -56,7 +56,12 @@ describe('RetrievalService', () => {
       request('  retention   policy '),
       t,
     );
-    expect(r).toEqual({ query: 'retention policy', rewritten: false, hits: HITS.slice(0, 2) });
+    expect(r).toEqual({
+      query: 'retention policy',
+      rewritten: false,
+      hits: HITS.slice(0, 2),
+      candidates: HITS.slice(0, 2).map((h) => h.chunk),
+    });
     expect(queries).toEqual([
       {
         accountId: 7,
@@ -106,6 +111,8 @@ describe('RetrievalService', () => {
       { ...HITS[2], score: 0.6 },
       { ...HITS[0], score: 0.5 },
     ]);
+    // The candidates the reranker chose from, for the reads around the passages.
+    expect(r.candidates).toEqual(HITS.map((h) => h.chunk));
     expect(t.usage.toUsage().perModel.map((m) => m.model)).toEqual([
       'local-rewriter',
       embedder.modelName,

@@ -10,7 +10,14 @@ import {
   REWRITER,
   Rewriter,
 } from '@docqa/llm';
-import { diversify, evaluateKeywordRouting, SEARCH_INDEX, SearchHit, SearchIndex } from '@docqa/search';
+import {
+  diversify,
+  evaluateKeywordRouting,
+  SEARCH_INDEX,
+  SearchHit,
+  SearchIndex,
+  StoredChunk,
+} from '@docqa/search';
 import { rerankDocument } from '../ask/chunk-context';
 import { StageTimes } from '../ask/stage-times';
 import { UsageMeter } from '../ask/usage';
@@ -47,6 +54,11 @@ export interface Retrieval {
    * them, else the engine's fused score.
    */
   hits: SearchHit[];
+  /**
+   * Every chunk the engine returned, the hits among them: the reranker's candidates when one is
+   * configured. What an ask reads around its passages is looked up here first.
+   */
+  candidates: StoredChunk[];
 }
 
 /** Where a retrieval adds its model calls and step times (the ask's usage and log line). */
@@ -99,19 +111,18 @@ export class RetrievalService {
     usage.add({ model: this.embedder.modelName, inputTokens: estimateTokens(query), outputTokens: 0 });
     throwIfAborted(signal);
 
-    const hits = await this.search(r, query, vector, usage, signal);
-    stages.lap('retrieve');
+    const { hits, candidates } = await this.search(r, query, vector, trace, signal);
     throwIfAborted(signal);
-    return { query, rewritten: !routing.skipsRewriter, hits };
+    return { query, rewritten: !routing.skipsRewriter, hits, candidates };
   }
 
   private async search(
     r: RetrievalRequest,
     query: string,
     vector: number[],
-    usage: UsageMeter,
+    { usage, stages }: RetrievalTrace,
     signal?: AbortSignal,
-  ): Promise<SearchHit[]> {
+  ): Promise<{ hits: SearchHit[]; candidates: StoredChunk[] }> {
     const limit = r.limit;
     const depth = this.reranker ? Math.min(Math.max(limit * RERANK_DEPTH, 20), RERANK_MAX_CANDIDATES) : limit;
     const diversity =
@@ -126,7 +137,9 @@ export class RetrievalService {
       fusion: { vectorWeight: this.embedder.recommendedVectorWeight },
       diversity,
     });
-    if (!this.reranker || hits.length === 0) return hits.slice(0, limit);
+    stages.lap('search');
+    const candidates = hits.map((h) => h.chunk);
+    if (!this.reranker || hits.length === 0) return { hits: hits.slice(0, limit), candidates };
     throwIfAborted(signal);
     const rr = await this.reranker.rerank({
       query,
@@ -139,6 +152,7 @@ export class RetrievalService {
     const ordered = diversity
       ? diversify(reranked, (h) => h.chunk.documentId, diversity.perDocument)
       : reranked;
-    return ordered.slice(0, limit);
+    stages.lap('rerank');
+    return { hits: ordered.slice(0, limit), candidates };
   }
 }
