@@ -8,10 +8,10 @@
  *   npm run bench:load
  *   BENCH_SECONDS=20 BENCH_CONNECTIONS=32 BENCH_DOCS=40 npm run bench:load
  *   BENCH_ENDPOINTS=ask BENCH_SECONDS=900 BENCH_OUT=bench/load/results-ask-15min.json npm run bench:load
- *   BENCH_CORPUS=similar BENCH_ENDPOINTS=ask BENCH_CONNECTIONS=8 npm run bench:load
+ *   BENCH_CORPUS=similar BENCH_ENDPOINTS=ask,search BENCH_CONNECTIONS=8 npm run bench:load
  * BENCH_CORPUS names a corpus under the shared directory (DOCQA_SHARED_DIR/corpus/<name>): its PDFs
  * are seeded instead of the synthetic handbooks and each connection cycles through its questions
- * (qa.jsonl, those without history).
+ * (qa.jsonl, those without history). `search` in BENCH_ENDPOINTS loads POST /search with them too.
  * Not part of npm test. Writes bench/load/results.json (or BENCH_OUT) and prints a Markdown table.
  * autocannon connects over TLS without verifying the app's self-signed certificate (loopback only). */
 import { execFile } from 'node:child_process';
@@ -305,6 +305,18 @@ async function main() {
           bodies: questions.length > 1 ? questions : undefined,
         }),
       );
+    // Opt-in (BENCH_ENDPOINTS=ask,search): the same questions as /search queries.
+    if (ENDPOINTS.includes('search')) {
+      const searches = questions.map((q) => ({ query: q.question, docSetNames: q.docSetNames }));
+      results.push(
+        await load('POST /search', `${base}/api/v1/document_proxy/search`, {
+          method: 'POST',
+          token,
+          body: searches[0],
+          bodies: searches.length > 1 ? searches : undefined,
+        }),
+      );
+    }
     if (ENDPOINTS.includes('documents'))
       results.push(
         await load('GET /documents', `${base}/api/v1/document_proxy/documents?docSetName=${DOCSET}`, {
