@@ -8,6 +8,10 @@
  *   npm run bench:load
  *   BENCH_SECONDS=20 BENCH_CONNECTIONS=32 BENCH_DOCS=40 npm run bench:load
  *   BENCH_ENDPOINTS=ask BENCH_SECONDS=900 BENCH_OUT=bench/load/results-ask-15min.json npm run bench:load
+ *   BENCH_CORPUS=similar BENCH_ENDPOINTS=ask,search BENCH_CONNECTIONS=8 npm run bench:load
+ * BENCH_CORPUS names a corpus under the shared directory (DOCQA_SHARED_DIR/corpus/<name>): its PDFs
+ * are seeded instead of the synthetic handbooks and each connection cycles through its questions
+ * (qa.jsonl, those without history). `search` in BENCH_ENDPOINTS loads POST /search with them too.
  * Not part of npm test. Writes bench/load/results.json (or BENCH_OUT) and prints a Markdown table.
  * autocannon connects over TLS without verifying the app's self-signed certificate (loopback only). */
 import { execFile } from 'node:child_process';
@@ -22,7 +26,8 @@ import { EMBEDDER, Embedder } from '@docqa/llm';
 import { createApi } from '../../apps/api/src/bootstrap/create-api';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { TestClient } from '../../test/support/http';
-import { seedDocuments } from '../../test/support/seed';
+import { closeCorpusExtractor, seedCorpus, seedDocuments } from '../../test/support/seed';
+import { sharedDir } from '../../test/support/infra';
 import type { TestApp } from '../../test/support/app';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -31,6 +36,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DOCS = Number(process.env.BENCH_DOCS ?? 40);
 const DOCSET = 'load';
 const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? 'ask,documents').split(',');
+const CORPUS = process.env.BENCH_CORPUS;
 const SAMPLE_SECONDS = Number(process.env.BENCH_SAMPLE_SECONDS ?? 5);
 const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench/load/results.json');
 
@@ -148,7 +154,7 @@ inst.on('response', (_c, _status, _bytes, rt) => times.push(rt));
 async function load(
   name: string,
   url: string,
-  o: { method: 'GET' | 'POST'; token: string; body?: unknown },
+  o: { method: 'GET' | 'POST'; token: string; body?: unknown; bodies?: unknown[] },
 ): Promise<Result> {
   log(`${name}: ${CONNECTIONS} connections for ${SECONDS} s`);
   const opts = {
@@ -162,6 +168,8 @@ async function load(
       ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
     },
     body: o.body !== undefined ? JSON.stringify(o.body) : undefined,
+    // Each connection sends these bodies in turn, then starts over.
+    requests: o.bodies?.map((b) => ({ method: o.method, body: JSON.stringify(b) })),
   };
   // Async: the server in this process must keep serving while the generator runs.
   const { stdout: out } = await promisify(execFile)(
@@ -206,7 +214,8 @@ async function main() {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-load-'));
     const cfg = loadConfig({
       NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
+      // BENCH_LOG_LEVEL=info keeps each ask's step times (its `ask:` line) in the log file.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       LOG_FILE: path.join(dataDir, 'bench.log'),
       DATA_DIR: dataDir,
       HTTPS_PORT: '0',
@@ -243,23 +252,44 @@ async function main() {
     await db.end();
     const accountId = Number(rows[0].account_id);
     const app = { api, cfg } as unknown as TestApp;
-    const seeded = await seedDocuments(
-      app,
-      accountId,
-      Array.from({ length: DOCS }, (_, i) => ({
-        docSetName: DOCSET,
-        fileName: `handbook-${i}.txt`,
-        pages: pages(i),
-      })),
-    );
+    const corpusDir = CORPUS ? sharedDir('corpus', CORPUS) : undefined;
+    const seeded = corpusDir
+      ? await seedCorpus(
+          app,
+          accountId,
+          DOCSET,
+          fs.readdirSync(corpusDir).filter((f) => f.endsWith('.pdf')),
+          corpusDir,
+        ).finally(() => closeCorpusExtractor())
+      : await seedDocuments(
+          app,
+          accountId,
+          Array.from({ length: DOCS }, (_, i) => ({
+            docSetName: DOCSET,
+            fileName: `handbook-${i}.txt`,
+            pages: pages(i),
+          })),
+        );
+    log(`log file ${cfg.logFile}`);
     log(`seeded ${seeded.length} documents, ${seeded.reduce((a, d) => a + d.chunks, 0)} chunks`);
+    const questions = corpusDir
+      ? fs
+          .readFileSync(path.join(corpusDir, 'qa.jsonl'), 'utf8')
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l) as { question: string; pastMessages?: unknown[] })
+          .filter((q) => !q.pastMessages?.length)
+          .map((q) => ({ question: q.question, docSetNames: [DOCSET] }))
+      : [{ question: 'How many days does the retention policy keep copies?', docSetNames: [DOCSET] }];
 
-    // Warm-up and a sanity check of both requests.
-    const ask = { question: 'How many days does the retention policy keep copies?', docSetNames: [DOCSET] };
-    const a0 = await client.post('/api/v1/document_proxy/ask', ask, { token });
+    // Warm-up (every question once) and a sanity check of both requests.
+    const ask = questions[0];
+    for (const q of questions) {
+      const a = await client.post('/api/v1/document_proxy/ask', q, { token });
+      if (a.status !== 200) throw new Error(`warm-up: ask ${a.status}`);
+    }
     const d0 = await client.get(`/api/v1/document_proxy/documents?docSetName=${DOCSET}`, { token });
-    if (a0.status !== 200 || d0.status !== 200)
-      throw new Error(`warm-up: ask ${a0.status}, documents ${d0.status}`);
+    if (d0.status !== 200) throw new Error(`warm-up: documents ${d0.status}`);
     global.gc?.();
     const rssBefore = rssMb();
     log(`RSS before: ${rssBefore} MB`);
@@ -268,8 +298,25 @@ async function main() {
     const results: Result[] = [];
     if (ENDPOINTS.includes('ask'))
       results.push(
-        await load('POST /ask', `${base}/api/v1/document_proxy/ask`, { method: 'POST', token, body: ask }),
+        await load('POST /ask', `${base}/api/v1/document_proxy/ask`, {
+          method: 'POST',
+          token,
+          body: ask,
+          bodies: questions.length > 1 ? questions : undefined,
+        }),
       );
+    // Opt-in (BENCH_ENDPOINTS=ask,search): the same questions as /search queries.
+    if (ENDPOINTS.includes('search')) {
+      const searches = questions.map((q) => ({ query: q.question, docSetNames: q.docSetNames }));
+      results.push(
+        await load('POST /search', `${base}/api/v1/document_proxy/search`, {
+          method: 'POST',
+          token,
+          body: searches[0],
+          bodies: searches.length > 1 ? searches : undefined,
+        }),
+      );
+    }
     if (ENDPOINTS.includes('documents'))
       results.push(
         await load('GET /documents', `${base}/api/v1/document_proxy/documents?docSetName=${DOCSET}`, {
@@ -288,7 +335,9 @@ async function main() {
       date: new Date().toISOString(),
       host: { cpus: os.cpus().length, loadavg: os.loadavg(), node: process.version },
       setup: {
-        documents: DOCS,
+        corpus: CORPUS ?? 'synthetic',
+        documents: seeded.length,
+        questions: questions.length,
         engine: 'embedded',
         provider: 'local',
         embedder: api.app.get<Embedder>(EMBEDDER).modelName,

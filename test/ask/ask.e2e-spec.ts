@@ -11,6 +11,7 @@ import {
   newCaller,
   norm,
   restrictedToken,
+  spyEngineReads,
   spySearches,
   SUMMARY,
 } from './support';
@@ -310,14 +311,14 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
           'local-reranker',
           'local',
         ]);
-        // One retrieval (24 candidates, cut to retrievalLimit 8 by the reranker), then at most
-        // one-chunk BM25 probes for query terms no candidate holds.
+        // One retrieval (24 candidates, cut to retrievalLimit 8 by the reranker); the topic
+        // probes and the chunks around the passages are one read more (chunksAndTerms).
+        expect(spy.queries).toHaveLength(1);
         expect(spy.queries[0]).toMatchObject({
           accountId: alice.accountId,
           docSetNames: ['manuals'],
           limit: 24,
         });
-        expect(spy.queries.slice(1).every((q) => q.mode === 'bm25' && q.limit === 1)).toBe(true);
       } finally {
         spy.restore();
       }
@@ -359,14 +360,21 @@ describe('POST /ask (local provider, Elasticsearch)', () => {
       expectMarkersResolve(res.body.answer, res.body.citations);
     });
 
-    it('says plainly that the documents do not cover a question, with no citations', async () => {
-      const res = await ask({
-        question: 'How do I run Mnesia inside a Docker container?',
-        docSetNames: ['manuals'],
-      });
-      expect(res.status).toBe(200);
-      expect(res.body.answer).toBe(NO_ANSWER_TEXT);
-      expect(res.body.citations).toEqual([]);
+    it('says plainly that the documents do not cover a question, with no citations, in two engine reads', async () => {
+      const spy = spyEngineReads(app);
+      try {
+        const res = await ask({
+          question: 'How do I run Mnesia inside a Docker container?',
+          docSetNames: ['manuals'],
+        });
+        expect(res.status).toBe(200);
+        expect(res.body.answer).toBe(NO_ANSWER_TEXT);
+        expect(res.body.citations).toEqual([]);
+        // The retrieval, then the topic probes (Mnesia, Docker) with the chunks around the passages.
+        expect(spy.reads).toEqual(['search', 'chunksAndTerms']);
+      } finally {
+        spy.restore();
+      }
     });
 
     it('never retrieves from another account, even for the same words', async () => {

@@ -69,3 +69,19 @@ export function norm(s: string): string {
     .replace(/\s+/g, ' ')
     .toLowerCase();
 }
+
+export const SEARCH = '/api/v1/document_proxy/search';
+
+/** Every read the app's SearchIndex makes (the real adapter still answers), by method. */
+export function spyEngineReads(app: TestApp): { reads: string[]; restore(): void } {
+  const index = searchIndexOf(app);
+  const reads: string[] = [];
+  const spies = (['search', 'chunksById', 'chunksAndTerms'] as const).map((m) => {
+    const original = (index[m] as (...a: unknown[]) => Promise<unknown>).bind(index);
+    return jest.spyOn(index, m).mockImplementation((async (...a: unknown[]) => {
+      reads.push(m);
+      return original(...a);
+    }) as never);
+  });
+  return { reads, restore: () => spies.forEach((s) => s.mockRestore()) };
+}

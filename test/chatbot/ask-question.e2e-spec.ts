@@ -1,4 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import { DocsetCatalog } from '@docqa/catalog';
 import { NO_ANSWER_TEXT } from '@docqa/llm';
 import type { TestApp } from '../support/app';
 import { minimalPdf } from '../support/pdf';
@@ -72,6 +73,22 @@ describe('Chatbot: ask_question over indexed documents', () => {
     });
     for (const c of res.body.citations)
       expect(Object.keys(c).sort()).toEqual(['fileName', 'index', 'pageNumber', 'source']);
+  });
+
+  it('reads the docset list once per ask', async () => {
+    const catalog = app.api.app.get(DocsetCatalog, { strict: false });
+    const all = jest.spyOn(catalog, 'existingDocsetNamesOfAccount');
+    const named = jest.spyOn(catalog, 'existingDocsetNames');
+    try {
+      const res = await ask(app, key, { question: 'When are refunds paid?' }, headers);
+      expect(res.status).toBe(200);
+      expect(res.body.answer).toContain('Refunds are paid within 14 days');
+      expect(all).toHaveBeenCalledTimes(1);
+      expect(named).not.toHaveBeenCalled();
+    } finally {
+      all.mockRestore();
+      named.mockRestore();
+    }
   });
 
   it("builds the signed links from the service's public base URL, never from the request's Host header", async () => {

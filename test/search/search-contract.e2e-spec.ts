@@ -274,6 +274,46 @@ describe.each(factories)('SearchIndex contract: %s', (_engine, make) => {
       await index.deleteByDocument(account, documentId);
   });
 
+  it('reads chunks by id and probes terms in one read, as chunksById and bm25 searches answer', async () => {
+    const mine = [0, 1].map((i) =>
+      chunk({ text: `Walrus handbook part ${i}`, documentId: 'ct', chunkIndex: i, section: 'Tusk care' }),
+    );
+    const otherAccount = chunk({ accountId: 2, text: 'Narwhal notes', documentId: 'ct2' });
+    const otherDocset = chunk({ docSetName: 'other', text: 'Platypus notes', documentId: 'ct3' });
+    await index.upsert([...mine, otherAccount, otherDocset]);
+    const terms = ['walrus', 'narwhal', 'platypus', 'tusk', 'quokka'];
+    const scope = { accountId: 1, docSetNames: ['manuals'] };
+    const got = await index.chunksAndTerms({ ...scope, ids: ['ct:1', 'ct2:0', 'ct:7'], terms });
+    expect(got.chunks.map((c) => c.id)).toEqual(['ct:1']);
+    expect(got.chunks[0]).toEqual((await index.chunksById({ ...scope, ids: ['ct:1'] }))[0]);
+    // Another account's and another docset's chunks are not found; a section heading is.
+    expect(got.termsFound).toEqual([true, false, false, true, false]);
+    for (const [i, t] of terms.entries()) {
+      const hits = await index.search(query({ text: t, mode: 'bm25', limit: 1 }));
+      expect(hits.length > 0).toBe(got.termsFound[i]);
+    }
+    expect(await index.chunksAndTerms({ ...scope, ids: [], terms: ['walrus'] })).toEqual({
+      chunks: [],
+      termsFound: [true],
+    });
+    expect(await index.chunksAndTerms({ ...scope, ids: ['ct:0'], terms: [] })).toMatchObject({
+      chunks: [{ id: 'ct:0' }],
+      termsFound: [],
+    });
+    expect(
+      await index.chunksAndTerms({ ...scope, docSetNames: [], ids: ['ct:0'], terms: ['walrus'] }),
+    ).toEqual({
+      chunks: [],
+      termsFound: [false],
+    });
+    await expect(
+      index.chunksAndTerms({ ...scope, ids: [], terms: Array.from({ length: 21 }, (_, i) => `t${i}`) }),
+    ).rejects.toThrow(RangeError);
+    await index.deleteByDocument(1, 'ct');
+    await index.deleteByDocument(2, 'ct2');
+    await index.deleteByDocument(1, 'ct3');
+  });
+
   it('keeps tenants apart: same docset name in two accounts never mixes', async () => {
     await index.upsert([
       chunk({

@@ -23,9 +23,12 @@ import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './ind
 import { ChunkFailure, PartialIndexingError, searchTimedOut } from './search.errors';
 import { cosine } from './vectors';
 import {
+  checkChunksAndTerms,
   checkChunksById,
   chunkId,
   ChunkRecord,
+  ChunksAndTerms,
+  ChunksAndTermsQuery,
   ChunksByIdQuery,
   DEFAULT_SEARCH_DEADLINES,
   deleteGenerationInBatches,
@@ -38,6 +41,7 @@ import {
   FusionMethod,
   SearchQuery,
   StoredChunk,
+  termProbe,
   UpsertResult,
   WriteOptions,
 } from './search.port';
@@ -487,25 +491,59 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     if (q.ids.length === 0 || q.docSetNames.length === 0) return [];
     return this.call('chunksById', this.deadlines.readMs, async (signal) => {
       await this.ensureIndex(signal);
-      const r = await this.client.search<ChunkDoc>(
-        {
-          index: this.alias,
-          size: q.ids.length,
-          _source: SOURCE_FIELDS,
-          track_total_hits: false,
-          query: {
-            bool: {
-              filter: [
-                ...this.scope({ storedAccountId: storedAccountId(q.accountId), docSetNames: q.docSetNames }),
-                { ids: { values: q.ids } },
-              ],
-            },
-          },
-        },
-        { signal },
-      );
+      const r = await this.client.search<ChunkDoc>({ index: this.alias, ...this.chunksOf(q) }, { signal });
       return r.hits.hits.map(toChunk);
     });
+  }
+
+  /**
+   * The chunks and the term probes in one `_msearch`: the probes are the BM25 leg's query
+   * (bm25Query, as `search` in bm25 mode sends it) with one hit and no source.
+   */
+  async chunksAndTerms(q: ChunksAndTermsQuery): Promise<ChunksAndTerms> {
+    checkChunksAndTerms(q);
+    if (q.docSetNames.length === 0 || (q.ids.length === 0 && q.terms.length === 0))
+      return { chunks: [], termsFound: q.terms.map(() => false) };
+    return this.call('chunksAndTerms', this.deadlines.readMs, async (signal) => {
+      await this.ensureIndex(signal);
+      const scope = this.scope({ storedAccountId: storedAccountId(q.accountId), docSetNames: q.docSetNames });
+      const bodies: estypes.MsearchMultisearchBody[] = [
+        ...(q.ids.length ? [this.chunksOf(q)] : []),
+        ...q.terms.map((t) => ({
+          size: 1,
+          _source: false,
+          track_total_hits: false,
+          query: bm25Query(termProbe(q, t).text, scope),
+        })),
+      ];
+      const r = await this.client.msearch<ChunkDoc>(
+        { index: this.alias, searches: bodies.flatMap((b) => [{}, b]) },
+        { signal },
+      );
+      const hits = r.responses.map((x) => {
+        if ('error' in x) throw new Error(`Elasticsearch msearch: ${x.error.type}`);
+        return x.hits.hits;
+      });
+      const chunkHits = q.ids.length ? (hits.shift() ?? []) : [];
+      return { chunks: chunkHits.map(toChunk), termsFound: hits.map((h) => h.length > 0) };
+    });
+  }
+
+  /** The search body of chunksById. */
+  private chunksOf(q: ChunksByIdQuery) {
+    return {
+      size: q.ids.length,
+      _source: SOURCE_FIELDS,
+      track_total_hits: false,
+      query: {
+        bool: {
+          filter: [
+            ...this.scope({ storedAccountId: storedAccountId(q.accountId), docSetNames: q.docSetNames }),
+            { ids: { values: q.ids } },
+          ],
+        },
+      },
+    };
   }
 
   /** Filter every query carries: the account and its requested docsets (and routed documents). */

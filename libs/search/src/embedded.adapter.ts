@@ -39,7 +39,11 @@ import {
 import { configureLanceRuntime } from './lance-runtime';
 import { PartialIndexingError, searchTimedOut } from './search.errors';
 import {
+  checkChunksAndTerms,
   checkChunksById,
+  ChunksAndTerms,
+  ChunksAndTermsQuery,
+  termProbe,
   chunkId,
   ChunkRecord,
   ChunksByIdQuery,
@@ -660,28 +664,45 @@ export class EmbeddedSearchIndex implements SearchIndex {
   }
 
   search(q: SearchQuery): Promise<SearchHit[]> {
-    return this.read('search', (t) =>
-      runSearch(
-        withFusionMethod(q, this.o.fusion),
-        {
-          bm25: (query, size) => this.bm25(t, query, size),
-          vector: (query, size) => this.knn(t, query, size),
-          documents: (query, size) => this.documents(t, query, size),
-        },
-        this.o.space.dimensions,
-      ),
+    return this.read('search', (t) => this.runSearch(t, q));
+  }
+
+  private runSearch(t: lancedb.Table, q: SearchQuery): Promise<SearchHit[]> {
+    return runSearch(
+      withFusionMethod(q, this.o.fusion),
+      {
+        bm25: (query, size) => this.bm25(t, query, size),
+        vector: (query, size) => this.knn(t, query, size),
+        documents: (query, size) => this.documents(t, query, size),
+      },
+      this.o.space.dimensions,
     );
   }
 
   async chunksById(q: ChunksByIdQuery): Promise<StoredChunk[]> {
     checkChunksById(q);
     if (q.ids.length === 0 || q.docSetNames.length === 0) return [];
+    return this.read('chunksById', (t) => this.chunksOf(t, q));
+  }
+
+  async chunksAndTerms(q: ChunksAndTermsQuery): Promise<ChunksAndTerms> {
+    checkChunksAndTerms(q);
+    if (q.docSetNames.length === 0 || (q.ids.length === 0 && q.terms.length === 0))
+      return { chunks: [], termsFound: q.terms.map(() => false) };
+    return this.read('chunksAndTerms', async (t) => {
+      const [chunks, termsFound] = await Promise.all([
+        q.ids.length ? this.chunksOf(t, q) : Promise.resolve([]),
+        Promise.all(q.terms.map((text) => this.runSearch(t, termProbe(q, text)).then((r) => r.length > 0))),
+      ]);
+      return { chunks, termsFound };
+    });
+  }
+
+  private async chunksOf(t: lancedb.Table, q: ChunksByIdQuery): Promise<StoredChunk[]> {
     const scope = this.scope({ storedAccountId: storedAccountId(q.accountId), docSetNames: q.docSetNames });
     const predicate = `${scope} AND id IN (${q.ids.map(sqlString).join(', ')})`;
-    return this.read('chunksById', async (t) => {
-      const rows = (await t.query().where(predicate).select(COLUMNS).limit(q.ids.length).toArray()) as Row[];
-      return rows.map(toChunk);
-    });
+    const rows = (await t.query().where(predicate).select(COLUMNS).limit(q.ids.length).toArray()) as Row[];
+    return rows.map(toChunk);
   }
 
   private scope(q: Pick<LegQuery, 'storedAccountId' | 'docSetNames' | 'documentIds'>): string {

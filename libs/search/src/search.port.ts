@@ -127,6 +127,20 @@ export interface ChunksByIdQuery {
   ids: string[];
 }
 
+/** chunksAndTerms: chunks by id (as chunksById) and terms whose presence in the docsets is probed. */
+export interface ChunksAndTermsQuery extends ChunksByIdQuery {
+  terms: string[];
+}
+
+export interface ChunksAndTerms {
+  chunks: StoredChunk[];
+  /** `termsFound[i]`: a BM25 search of `terms[i]` alone finds a chunk of the docsets. */
+  termsFound: boolean[];
+}
+
+/** Terms one chunksAndTerms call probes. */
+export const TERM_PROBES_MAX = 20;
+
 /** Ids one chunksById call takes. */
 export const CHUNKS_BY_ID_MAX = 100;
 
@@ -134,6 +148,28 @@ export const CHUNKS_BY_ID_MAX = 100;
 export function checkChunksById(q: ChunksByIdQuery): void {
   if (q.ids.length > CHUNKS_BY_ID_MAX)
     throw new RangeError(`chunksById takes at most ${CHUNKS_BY_ID_MAX} ids (${q.ids.length} given)`);
+}
+
+/** The search chunksAndTerms runs for one term: BM25 alone, one hit. */
+export function termProbe(
+  q: Pick<ChunksAndTermsQuery, 'accountId' | 'docSetNames'>,
+  term: string,
+): SearchQuery {
+  return {
+    accountId: q.accountId,
+    docSetNames: q.docSetNames,
+    text: term,
+    limit: 1,
+    minimumSimilarityScore: 0,
+    mode: 'bm25',
+  };
+}
+
+/** chunksAndTerms's argument check, shared by the adapters. */
+export function checkChunksAndTerms(q: ChunksAndTermsQuery): void {
+  checkChunksById(q);
+  if (q.terms.length > TERM_PROBES_MAX)
+    throw new RangeError(`chunksAndTerms probes at most ${TERM_PROBES_MAX} terms (${q.terms.length} given)`);
 }
 
 /**
@@ -259,6 +295,13 @@ export interface SearchIndex {
    * stored there is left out, and the order is not kept. Bounded by the read deadline.
    */
   chunksById(q: ChunksByIdQuery): Promise<StoredChunk[]>;
+  /**
+   * One read for what an answer needs around its passages: the chunks of `ids` (as chunksById)
+   * and, for each term (at most TERM_PROBES_MAX), whether
+   * `search({ text: term, mode: 'bm25', limit: 1, minimumSimilarityScore: 0 })` would find a chunk
+   * of the account's named docsets. One deadline for the whole read.
+   */
+  chunksAndTerms(q: ChunksAndTermsQuery): Promise<ChunksAndTerms>;
   stats(accountId?: number): Promise<SearchIndexStats>;
   /**
    * Brings the engine's ranking structures up to date with every write so far, so that ranking

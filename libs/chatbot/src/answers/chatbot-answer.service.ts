@@ -90,12 +90,13 @@ export class ChatbotAnswerService {
   /**
    * The ask scope of a chatbot key: the key's account, limited to the widget's docsets that exist
    * now (a docset removed since it was chosen is skipped, not a 403); the widget asks all of them.
+   * The list read here is the ask's docset check too (`servedDocSetNames`): one read per ask.
    */
   private async askerFor(caller: ChatbotCaller): Promise<AskScope & { allowedDocSetNames: string[] }> {
     const existing = await this.docsets.existingDocsetNamesOfAccount(caller.accountId);
     const chosen = caller.docSetNames;
     const allowedDocSetNames = chosen ? existing.filter((n) => chosen.includes(n)) : existing;
-    return { accountId: caller.accountId, allowedDocSetNames };
+    return { accountId: caller.accountId, allowedDocSetNames, servedDocSetNames: existing };
   }
 
   private async *translate(

@@ -19,6 +19,12 @@ export const ASK_LIMITS = {
 export interface AskScope {
   accountId: number;
   allowedDocSetNames: readonly string[] | null;
+  /**
+   * The account's served docsets, when the edge has just read them for this request (the chatbot
+   * builds its allowed docsets from that list): the docset check uses them instead of reading the
+   * catalog again.
+   */
+  servedDocSetNames?: readonly string[];
 }
 
 /** A validated /ask request. */
@@ -35,15 +41,19 @@ export interface AskCommand {
   stream: boolean;
 }
 
-/** Spec "Citation (Document API answer)". */
-export interface Citation {
-  /** Matches the inline marker `[index]` in the answer. */
-  index: number;
+/** Where a passage comes from, as citations and /search results show it. */
+export interface PassageSource {
   fileName: string;
   /** 1-based physical page, as a string. */
   pageNumber: string;
   sourceType: string;
   sourceMetadata: { sourceId: string; documentId: string; docSetName: string };
+}
+
+/** Spec "Citation (Document API answer)". */
+export interface Citation extends PassageSource {
+  /** Matches the inline marker `[index]` in the answer. */
+  index: number;
 }
 
 export interface ModelUsage {

@@ -1,5 +1,19 @@
 import type { StoredChunk } from '@docqa/search';
-import type { Citation } from './ask.types';
+import type { Citation, PassageSource } from './ask.types';
+
+/** The file, page and source of a chunk: one mapping for citations and /search results. */
+export function passageSource(chunk: StoredChunk): PassageSource {
+  return {
+    fileName: chunk.fileName,
+    pageNumber: String(chunk.pageNumber),
+    sourceType: chunk.sourceType,
+    sourceMetadata: {
+      sourceId: chunk.sourceId,
+      documentId: chunk.documentId,
+      docSetName: chunk.docSetName,
+    },
+  };
+}
 
 /** A trailing `[` or `[12` that may be the start of a marker split across two deltas. */
 const PARTIAL_MARKER = /\[\d{0,6}$/;
@@ -65,17 +79,7 @@ export class CitationTracker {
     const key = `${chunk.documentId}\u0000${chunk.pageNumber}`;
     let c = this.byKey.get(key);
     if (!c) {
-      c = {
-        index: this.list.length + 1,
-        fileName: chunk.fileName,
-        pageNumber: String(chunk.pageNumber),
-        sourceType: chunk.sourceType,
-        sourceMetadata: {
-          sourceId: chunk.sourceId,
-          documentId: chunk.documentId,
-          docSetName: chunk.docSetName,
-        },
-      };
+      c = { index: this.list.length + 1, ...passageSource(chunk) };
       this.byKey.set(key, c);
       this.list.push(c);
     }
