@@ -31,7 +31,7 @@ for (const lib of libs) {
   moduleNameMapper[`^@docqa/${lib}$`] = `<rootDir>/libs/${lib}/src`;
   moduleNameMapper[`^@docqa/${lib}/(.*)$`] = `<rootDir>/libs/${lib}/src/$1`;
 }
-// marked ships ESM only; Node (>= 20.19) can require() it, Jest's CommonJS runtime cannot: use its UMD build.
+// marked ships ESM only; Node (24) can require() it, Jest's CommonJS runtime cannot: use its UMD build.
 moduleNameMapper['^marked$'] = '<rootDir>/node_modules/marked/lib/marked.umd.js';
 moduleNameMapper['^@docqa/workflows$'] = '<rootDir>/workflows/src';
 moduleNameMapper['^@docqa/workflows/(.*)$'] = '<rootDir>/workflows/src/$1';
