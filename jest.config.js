@@ -32,8 +32,8 @@ for (const lib of libs) {
   moduleNameMapper[`^@docqa/${lib}$`] = `<rootDir>/libs/${lib}/src`;
   moduleNameMapper[`^@docqa/${lib}/(.*)$`] = `<rootDir>/libs/${lib}/src/$1`;
 }
-// marked ships ESM only; Node (>= 20.19) can require() it, Jest's CommonJS runtime cannot: use its UMD build.
-moduleNameMapper['^marked$'] = '<rootDir>/node_modules/marked/lib/marked.umd.js';
+// marked ships ESM only ("type": "module"): on Node 24 Jest's require() loads it as Node does
+// (require of ES modules). Its UMD build, which Jest used on Node 20, is ESM too there and exports nothing.
 moduleNameMapper['^@docqa/workflows$'] = '<rootDir>/workflows/src';
 moduleNameMapper['^@docqa/workflows/(.*)$'] = '<rootDir>/workflows/src/$1';
 

@@ -11,6 +11,17 @@ const path = require('node:path');
 const { ProvisionError, step } = require('./setup/common');
 const { planAllocator, runSupervised } = require('./setup/allocator');
 
+const runtime = require('./setup/node-runtime');
+
+if (!runtime.supported()) {
+  // `npm ci` links node_modules/.bin/node to Node 24 where the shell's is older; npm scripts use it.
+  console.error(
+    `DocQA runs on Node ${runtime.MIN_MAJOR} or newer; this is ${process.version}. Start it with \`npm start\` ` +
+      `after \`npm ci\` (which provides Node ${runtime.NODE_VERSION} to npm scripts), or install Node ${runtime.MIN_MAJOR} (.nvmrc).`,
+  );
+  process.exit(1);
+}
+
 const root = path.resolve(__dirname, '..');
 const entry = path.join(root, 'dist/apps/api/src/standalone.js');
 const env = process.env;
