@@ -15,7 +15,18 @@ const LIB_IMPORTS = {
   accounts: ['text', 'common', 'db', 'catalog', 'workflow-contract'],
   rag: ['text', 'common', 'db', 'catalog', 'workflow-contract', 'search', 'llm', 'sources', 'accounts'],
   indexing: ['text', 'common', 'db', 'catalog', 'workflow-contract', 'search', 'llm', 'sources', 'accounts'],
-  chatbot: ['text', 'common', 'db', 'catalog', 'workflow-contract', 'search', 'llm', 'sources', 'accounts', 'rag'],
+  chatbot: [
+    'text',
+    'common',
+    'db',
+    'catalog',
+    'workflow-contract',
+    'search',
+    'llm',
+    'sources',
+    'accounts',
+    'rag',
+  ],
 };
 
 const lib = (name) => `lib-${name}`;
