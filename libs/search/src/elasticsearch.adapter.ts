@@ -348,11 +348,6 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     };
   }
 
-  /** A cluster's state costs a call: each write finds out for itself, within its own deadline. */
-  writesBlocked(): string | undefined {
-    return undefined;
-  }
-
   /**
    * Read probe: a count on the chunk alias (a real query through the search thread pool; it also
    * answers before the index is set up). Write probe: one small document written to
@@ -409,9 +404,6 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       detail: `cluster ${cluster}, index ${this.indexName}${problems ? `: ${problems}` : ''}`,
     };
   }
-
-  /** Nothing to do: every write waited for the refresh that makes it searchable. */
-  async settle(): Promise<void> {}
 
   async close(o: { timeoutMs?: number } = {}): Promise<void> {
     await withDeadline(this.client.close(), o.timeoutMs ?? 10_000, 'elasticsearch client close');

@@ -24,6 +24,7 @@ import { EmbeddedTable } from './embedded-table';
 import { EmbeddedWrites } from './embedded-writes';
 import { configureLanceRuntime } from './lance-runtime';
 import { PartialIndexingError } from './search.errors';
+import type { SearchMaintenance } from './search-maintenance';
 import {
   checkChunksById,
   chunkId,
@@ -84,7 +85,7 @@ const LANCE_RUNTIME = configureLanceRuntime();
  * (EmbeddedGate), the write path (EmbeddedWrites), index maintenance (EmbeddedMaintenance) and the
  * query translation (embedded-query.ts).
  */
-export class EmbeddedSearchIndex implements SearchIndex {
+export class EmbeddedSearchIndex implements SearchIndex, SearchMaintenance {
   readonly engine = 'embedded' as const;
   readonly tableName: string;
   private readonly log = new Logger('EmbeddedSearchIndex');
