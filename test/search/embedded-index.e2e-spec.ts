@@ -361,7 +361,7 @@ describe('EmbeddedSearchIndex', () => {
     let n = 0;
     const rows = (count: number) =>
       Array.from({ length: count }, () => chunkRecord(7, 'rows', `r${n}`, 0, `row ${n++} about sextants`));
-    const maintenanceRuns = jest.spyOn(index, 'optimize');
+    const maintenanceRuns = jest.spyOn(index['maintenance'], 'optimize');
     // the run a write starts is awaited by settle (nothing else is pending after it)
     const ran = async () => {
       await index.settle();
@@ -405,7 +405,7 @@ describe('EmbeddedSearchIndex', () => {
       }
     };
     try {
-      const maintenanceRuns = jest.spyOn(index, 'optimize');
+      const maintenanceRuns = jest.spyOn(index['maintenance'], 'optimize');
       await index.upsert([chunk(0)]); // the first write creates the indices
       for (let i = 1; i <= 5; i++) await index.upsert([chunk(i)]);
       expect(await unindexedTextRows()).toBe(5);
@@ -500,7 +500,7 @@ describe('EmbeddedSearchIndex', () => {
   it('the version floor a search records moves only when a write commits a table version (issue 17)', async () => {
     const index = new EmbeddedSearchIndex({ dir, space, optimizeDelayMs: 600_000 });
     // cleanupCutoff trusts it to be no later than the version a search starting now reads
-    const floor = () => index['versionFloor'];
+    const floor = () => index['gate'].versionFloor;
     const pause = () => new Promise((r) => setTimeout(r, 20));
     try {
       await index.upsert([chunkRecord(7, 'floor', 'f1', 0, 'the first committed version')]);
@@ -529,7 +529,7 @@ describe('EmbeddedSearchIndex', () => {
       optimizeDelayMs: 600_000,
       reopenEveryMaintenanceRuns: 2,
     });
-    const handle = () => index['table'] as Promise<lancedb.Table>;
+    const handle = () => index['table'].current as Promise<lancedb.Table>;
     const nextTurn = () => new Promise((r) => setImmediate(r));
     const found = async (text: string) =>
       (
@@ -546,7 +546,7 @@ describe('EmbeddedSearchIndex', () => {
       await index.upsert([chunkRecord(7, 'reopen', 'r1', 0, 'heliotrope lanterns at dusk')]);
       const first = await handle();
       // as a search still running on it would
-      index['useHandle'](first);
+      index['table'].use(first);
       await index.optimize();
       expect(await handle()).toBe(first);
       await index.optimize();
@@ -554,7 +554,7 @@ describe('EmbeddedSearchIndex', () => {
       expect(second).not.toBe(first);
       expect(first.isOpen()).toBe(true);
       expect(await found('heliotrope lanterns')).toEqual(['r1']);
-      index['releaseHandle'](first);
+      index['table'].release(first);
       await nextTurn();
       expect(first.isOpen()).toBe(false);
 

@@ -7,7 +7,7 @@ import { embeddingSpaceKey } from '@docqa/common';
 import type { DocumentStatus, SourceType } from '@docqa/db';
 import { contextFields, PdfExtractor, prepareDocument } from '@docqa/indexing';
 import { EMBEDDER, Embedder } from '@docqa/llm';
-import { ChunkRecord, SEARCH_INDEX, SearchIndex } from '@docqa/search';
+import { ChunkRecord, hasMaintenance, SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import type { TestApp } from './app';
 import { sharedDir } from './infra';
 
@@ -143,8 +143,8 @@ export async function seedDocuments(
       out.push({ id, docSetName: d.docSetName, fileName: d.fileName, status, chunks: chunks.length });
     }
     // As a finished indexing run does: searches rank on a settled index, not on one whose newest
-    // rows still wait for the embedded engine's maintenance (SearchIndex.settle).
-    await index.settle();
+    // rows still wait for the embedded engine's maintenance (SearchMaintenance.settle).
+    if (hasMaintenance(index)) await index.settle();
   } finally {
     await db.end();
   }

@@ -1,4 +1,5 @@
 export * from './search.port';
+export * from './search-maintenance';
 export * from './search.errors';
 export * from './fusion';
 export * from './index-version';

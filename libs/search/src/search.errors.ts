@@ -34,7 +34,7 @@ export function searchTimedOut(): DomainError {
 
 /**
  * A write not tried because the engine is known not to take one now (see
- * SearchIndex.writesBlocked): DEPENDENCY_UNAVAILABLE, retryable like a missed deadline (an indexing
+ * SearchMaintenance.writesBlocked): DEPENDENCY_UNAVAILABLE, retryable like a missed deadline (an indexing
  * step waits before its next attempt, as for any unavailable dependency).
  */
 export function searchWritesBlocked(): DomainError {

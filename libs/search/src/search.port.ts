@@ -304,20 +304,6 @@ export interface SearchIndex {
   chunksAndTerms(q: ChunksAndTermsQuery): Promise<ChunksAndTerms>;
   stats(accountId?: number): Promise<SearchIndexStats>;
   /**
-   * Brings the engine's ranking structures up to date with every write so far, so that ranking
-   * right after an indexing run is the ranking of a quiet index (the embedded engine folds new
-   * rows into its full-text indices; Elasticsearch has nothing to do). Never throws: maintenance
-   * failures are logged, and a later write schedules it again.
-   */
-  settle(): Promise<void>;
-  /**
-   * Why a write would not get its turn now, known without calling the engine (the embedded engine:
-   * a write running past its deadline, or the write lock held longer than a writer may wait);
-   * undefined when a write would be tried. Indexing asks before it embeds a batch, so a wedged
-   * engine costs a failed step at once instead of an embedding thrown away at the lock.
-   */
-  writesBlocked(): string | undefined;
-  /**
    * Read and write probes used by /health, each bounded by `timeoutMs` (default 3 s). Never
    * throws; a probe still running from an earlier call counts as down.
    */

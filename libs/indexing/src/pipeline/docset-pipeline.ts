@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DeadlineExceededError, withDeadline } from '@docqa/common';
 import type { RunStatus } from '@docqa/db';
-import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
+import { hasMaintenance, SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { fileTypeOf, isIncremental, SourceSync, SyncRun } from '@docqa/sources';
 import { DocumentLifecycleStore } from '../persistence/document-lifecycle.store';
 import { PlanCounts, RunPlanningStore } from '../persistence/run-planning.store';
@@ -130,10 +130,12 @@ export class DocsetPipeline {
 
   /**
    * A completed run's chunks rank as those of a quiet index before the run reports it
-   * (SearchIndex.settle). Bounded so that a slow engine delays the outcome by at most
-   * SETTLE_WAIT_MS (a bookkeeping activity has a minute); the maintenance itself runs on.
+   * (SearchMaintenance.settle; an engine without it has nothing to settle). Bounded so that a slow
+   * engine delays the outcome by at most SETTLE_WAIT_MS (a bookkeeping activity has a minute); the
+   * maintenance itself runs on.
    */
   private async settleSearchIndex(runId: string): Promise<void> {
+    if (!hasMaintenance(this.search)) return;
     await withDeadline(this.search.settle(), SETTLE_WAIT_MS, 'search index maintenance').catch(
       (err: unknown) => {
         if (!(err instanceof DeadlineExceededError)) throw err;

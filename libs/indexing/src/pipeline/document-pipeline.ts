@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/llm';
-import { ChunkRecord, SEARCH_INDEX, SearchIndex, searchWritesBlocked } from '@docqa/search';
+import { ChunkRecord, hasMaintenance, SEARCH_INDEX, SearchIndex, searchWritesBlocked } from '@docqa/search';
 import { DocumentChunk, contextFields } from '../chunking/document-chunks';
 import type { DocumentContext } from '../chunking/document-context';
 import { DocumentPreparer } from '../chunking/document-preparer';
@@ -358,7 +358,7 @@ export class DocumentPipeline {
    * (issue #13).
    */
   private assertWritable(doc: DocumentRow): void {
-    const blocked = this.search.writesBlocked();
+    const blocked = hasMaintenance(this.search) ? this.search.writesBlocked() : undefined;
     if (!blocked) return;
     this.logger.warn(
       `document ${doc.id}: not written, the search engine is not accepting writes (${blocked})`,
