@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { DocumentStatus, SourceType } from '@docqa/db';
 import { rowsOf } from '@docqa/db';
-import { stripNul } from './sql';
 
 export interface DocumentRow {
   id: string;
@@ -87,7 +86,7 @@ export class DocumentLifecycleStore {
         await m.query(
           `INSERT INTO document_pages (document_id, page_number, text)
            SELECT $1, * FROM unnest($2::int[], $3::text[])`,
-          [documentId, slice.map((_, j) => i + j + 1), slice.map(stripNul)],
+          [documentId, slice.map((_, j) => i + j + 1), slice],
         );
       }
       await m.query(
@@ -99,7 +98,7 @@ export class DocumentLifecycleStore {
           meta.contentHash,
           meta.summary,
           String(meta.sizeBytes),
-          meta.title ? stripNul(meta.title).slice(0, 1000) : null,
+          meta.title ? meta.title.slice(0, 1000) : null,
         ],
       );
       if (chunks)

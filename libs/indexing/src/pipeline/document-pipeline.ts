@@ -9,7 +9,6 @@ import { DocumentPreparer } from '../chunking/document-preparer';
 import { DocumentExtractor } from '../extraction/extractor';
 import { DocumentLifecycleStore, DocumentRow } from '../persistence/document-lifecycle.store';
 import { RunStore } from '../persistence/run.store';
-import { stripNul } from '../persistence/sql';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
 import { RunGoneError } from './pipeline-errors';
 import { RunCredentials } from './run-credentials';
@@ -127,8 +126,8 @@ export class DocumentPipeline {
     const { doc, pages, meta } = r;
     const { context, chunks } = await this.preparer.prepare({
       fileName: doc.fileName,
-      title: meta.title ? stripNul(meta.title).slice(0, 1000) : null,
-      pages: pages.map((text, i) => ({ pageNumber: i + 1, text: stripNul(text) })),
+      title: meta.title ? meta.title.slice(0, 1000) : null,
+      pages: pages.map((text, i) => ({ pageNumber: i + 1, text })),
     });
     if (chunks.length > o.maxChunks) {
       await this.store.savePages(documentId, pages, meta);
