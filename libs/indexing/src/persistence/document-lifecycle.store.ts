@@ -27,6 +27,8 @@ export interface DocumentRow {
   embeddingSpace: string | null;
   /** Title from the file's metadata, when it has one. */
   title: string | null;
+  /** Size the listing reported (null: not known). */
+  sizeBytes: number | null;
 }
 
 export const DOC_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSetName", file_name AS "fileName",
@@ -34,7 +36,7 @@ export const DOC_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSe
   content_hash AS "contentHash", page_count AS "pageCount", chunk_count AS "chunkCount",
   chunk_generation AS "chunkGeneration", served_generation AS "servedGeneration",
   served_chunk_count AS "servedChunkCount", indexed_at AS "indexedAt", last_run_id AS "lastRunId",
-  embedding_space AS "embeddingSpace", title`;
+  embedding_space AS "embeddingSpace", title, size_bytes::float8 AS "sizeBytes"`;
 
 const PAGE_INSERT_BATCH = 200;
 

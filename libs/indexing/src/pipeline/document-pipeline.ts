@@ -10,6 +10,7 @@ import { DocumentExtractor } from '../extraction/extractor';
 import { DocumentLifecycleStore, DocumentRow } from '../persistence/document-lifecycle.store';
 import { RunStore } from '../persistence/run.store';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
+import { assertWithinFileLimit, withinFileLimit } from './file-size-limit';
 import { RunGoneError } from './pipeline-errors';
 import { RunCredentials } from './run-credentials';
 
@@ -177,9 +178,11 @@ export class DocumentPipeline {
     const run = await this.runs.getRun(runId);
     if (!run) throw new RunGoneError('The run of this document no longer exists');
     const { connector, credentials } = this.credentials.resolve(run);
+    const limit = this.cfg.indexingMaxFileBytes;
+    assertWithinFileLimit(doc.sizeBytes, limit);
     // The connectors bound a download by their own time limits; a cancelled step stops waiting now.
     const { data } = await abortable(
-      connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes),
+      withinFileLimit(connector.download(credentials, doc.sourceId, limit), limit),
       signal,
     );
     const contentHash = createHash('sha256').update(data).digest('hex');
