@@ -88,17 +88,18 @@ describe('Office and control-character extraction', () => {
           ['Ada', 'Oslo'],
         ],
       },
+      { name: 'Headers only', rows: [['Name', 'Office']] },
     ]);
     const pages = await extractor.extract('xlsx', book);
     expect(pages).toEqual([
       [
         'Sales',
-        'Region | Revenue | Closed on | Doubled | Column E',
         'Region: North | Revenue: 1,234.50 | Closed on: 2023-03-15 | Doubled: 2469',
         'Region: South | Revenue: 99 | Column E: note',
       ].join('\n'),
       '',
-      'Staff\nName | Office\nName: Ada | Office: Oslo',
+      'Staff\nName: Ada | Office: Oslo',
+      'Headers only\nName | Office',
     ]);
     expect(pages.join('\n')).not.toContain('hidden-value');
   });

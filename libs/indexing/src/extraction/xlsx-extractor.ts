@@ -41,10 +41,12 @@ function filledCells(sheet: XLSX.WorkSheet): number {
 }
 
 /**
- * A sheet as text: its name, its header row, then one line per row with each value named by its
- * column header (`Region: North | Revenue: 1,234.50`), so any chunk of rows, wherever the chunker
- * cuts, still says what each value is. The header row is the first non-empty row; a blank header
- * cell is named by its column letter.
+ * A sheet as text: its name, then one line per row with each value named by its column header
+ * (`Region: North | Revenue: 1,234.50`), so any chunk of rows, wherever the chunker cuts, still
+ * says what each value is. The header row is the first non-empty row; a blank header cell is named
+ * by its column letter. The header row is not written as a line of its own (every row line names
+ * its columns, and a line of bare labels reads as a form with its fields left blank) unless the
+ * sheet has no other row.
  */
 export function sheetText(name: string, sheet: XLSX.WorkSheet): string {
   const rows = XLSX.utils.sheet_to_json<string[]>(sheet, {
@@ -64,11 +66,12 @@ export function sheetText(name: string, sheet: XLSX.WorkSheet): string {
     { length: width },
     (_, i) => clean(rows[first][i]) || `Column ${XLSX.utils.encode_col(i)}`,
   );
-  const lines = [name, headers.join(' | ')];
+  const lines = [name];
   for (const row of rows.slice(first + 1)) {
     const cells = row.map((v, i) => [headers[i], clean(v)]).filter(([, v]) => v !== '');
     if (cells.length) lines.push(cells.map(([h, v]) => `${h}: ${v}`).join(' | '));
   }
+  if (lines.length === 1) lines.push(headers.join(' | '));
   return lines.join('\n');
 }
 
