@@ -118,7 +118,7 @@ export function makeWorkbook(sheets: SheetSpec[]): Buffer {
           typeof v === 'object' ? v : typeof v === 'number' ? { t: 'n', v } : { t: 's', v };
       }),
     );
-    const width = Math.max(1, ...s.rows.map((r) => r.length));
+    const width = s.rows.reduce((w, r) => Math.max(w, r.length), 1);
     ws['!ref'] = XLSX.utils.encode_range({
       s: { r: 0, c: 0 },
       e: { r: Math.max(0, s.rows.length - 1), c: width - 1 },

@@ -7,9 +7,8 @@ import { cleanExtractedText } from './extracted-text';
 import { htmlToText } from './html-text';
 import { isOleContainer } from './office-package';
 import { PdfExtractor } from './pdf-extractor';
-import { pptxPages } from './pptx-extractor';
+import { officePagesInThread } from './office-thread';
 import { decodeText, textPages } from './text-decoding';
-import { xlsxPages } from './xlsx-extractor';
 
 /** A file's text: its pages (index 0 is physical page 1) and its title where the format has one. */
 export interface ExtractedDocument {
@@ -74,9 +73,8 @@ export class DocumentExtractor {
       case 'docx':
         return [await abortable(docxText(data), signal)];
       case 'pptx':
-        return abortable(pptxPages(data), signal);
       case 'xlsx':
-        return abortable(xlsxPages(data), signal);
+        return officePagesInThread(fileType, data, signal);
       case 'txt':
         return textPages(decodeText(data));
       case 'md':

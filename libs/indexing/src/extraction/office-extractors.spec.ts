@@ -106,11 +106,27 @@ describe('Office and control-character extraction', () => {
 
   it('refuses a sheet over the cell cap, naming the sheet and the cap', async () => {
     const rows = Array.from({ length: XLSX_MAX_CELLS_PER_SHEET / 2 + 1 }, (_, i) => [i, i]);
-    const err = await rejection(extractor.extract('xlsx', makeWorkbook([{ name: 'Export', rows }])));
+    const book = makeWorkbook([{ name: 'Export', rows }]);
+    // read in a thread: the event loop keeps ticking while SheetJS parses for seconds
+    let last = Date.now();
+    let longestGap = 0;
+    const ticker = setInterval(() => {
+      longestGap = Math.max(longestGap, Date.now() - last);
+      last = Date.now();
+    }, 10);
+    const err = await rejection(extractor.extract('xlsx', book)).finally(() => clearInterval(ticker));
+    expect(longestGap).toBeLessThan(1000);
     expect(err.name).toBe('UnsupportedDocument');
     expect(err.message).toBe(
       `Sheet "Export" has ${XLSX_MAX_CELLS_PER_SHEET + 2} filled cells, more than the ${XLSX_MAX_CELLS_PER_SHEET} cells per sheet that are indexed`,
     );
+  });
+
+  it('stops reading when its signal aborts', async () => {
+    const ac = new AbortController();
+    const running = extractor.extract('xlsx', makeWorkbook([{ name: 'S', rows: [['a'], ['b']] }]), ac.signal);
+    ac.abort(new Error('activity cancelled'));
+    await expect(running).rejects.toThrow('activity cancelled');
   });
 
   it('rejects encrypted and corrupt decks and workbooks with a readable reason', async () => {

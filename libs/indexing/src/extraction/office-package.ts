@@ -1,5 +1,5 @@
 import JSZip from 'jszip';
-import { DocumentRejectedError } from './document-rejected.error';
+import { OfficeRejection } from './office-rejection';
 
 const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
@@ -26,19 +26,19 @@ const detail = (err: unknown) =>
 /** Opens an Office Open XML package (a zip); CORRUPT with a readable reason when it is not one. */
 export async function readOfficeZip(data: Buffer, kind: string): Promise<JSZip> {
   if (data.length < 4 || data[0] !== 0x50 || data[1] !== 0x4b)
-    throw new DocumentRejectedError('CORRUPT', `The ${kind} file is not a valid Office Open XML package`);
+    throw new OfficeRejection('CORRUPT', `The ${kind} file is not a valid Office Open XML package`);
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(data);
   } catch (err) {
-    throw new DocumentRejectedError('CORRUPT', `The ${kind} file could not be read (${detail(err)})`);
+    throw new OfficeRejection('CORRUPT', `The ${kind} file could not be read (${detail(err)})`);
   }
   let total = 0;
   zip.forEach((_, f) => {
     total += (f as unknown as { _data?: { uncompressedSize?: number } })._data?.uncompressedSize ?? 0;
   });
   if (total > OFFICE_MAX_UNCOMPRESSED_BYTES)
-    throw new DocumentRejectedError(
+    throw new OfficeRejection(
       'CORRUPT',
       `The ${kind} file inflates to ${total} bytes, more than the ${OFFICE_MAX_UNCOMPRESSED_BYTES}-byte limit of an Office package`,
     );
@@ -50,6 +50,6 @@ export async function readPart(zip: JSZip, path: string, kind: string): Promise<
   try {
     return await zip.file(path)?.async('string');
   } catch (err) {
-    throw new DocumentRejectedError('CORRUPT', `The ${kind} file could not be read (${detail(err)})`);
+    throw new OfficeRejection('CORRUPT', `The ${kind} file could not be read (${detail(err)})`);
   }
 }

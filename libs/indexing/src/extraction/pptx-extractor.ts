@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { parseDocument } from 'htmlparser2';
 import JSZip from 'jszip';
-import { DocumentRejectedError } from './document-rejected.error';
+import { OfficeRejection } from './office-rejection';
 import { isOleContainer, readOfficeZip, readPart } from './office-package';
 
 /** The part of a domhandler node this reader uses (htmlparser2's DOM in XML mode). */
@@ -187,14 +187,14 @@ async function slideText(zip: JSZip, path: string): Promise<string> {
  */
 export async function pptxPages(data: Buffer): Promise<string[]> {
   if (isOleContainer(data))
-    throw new DocumentRejectedError(
+    throw new OfficeRejection(
       'ENCRYPTED',
       'The PPTX file is encrypted (password-protected) or is a legacy PowerPoint 97-2003 file',
     );
   const zip = await readOfficeZip(data, 'PPTX');
   const presentation = await readPart(zip, 'ppt/presentation.xml', 'PPTX');
   if (!presentation)
-    throw new DocumentRejectedError(
+    throw new OfficeRejection(
       'CORRUPT',
       'The PPTX file is not a PowerPoint presentation (no ppt/presentation.xml)',
     );

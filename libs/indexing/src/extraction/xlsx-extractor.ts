@@ -1,5 +1,5 @@
 import * as XLSX from '@e965/xlsx';
-import { DocumentRejectedError } from './document-rejected.error';
+import { OfficeRejection } from './office-rejection';
 import { isOleContainer, readOfficeZip } from './office-package';
 
 /**
@@ -27,8 +27,8 @@ function readWorkbook(data: Buffer): XLSX.WorkBook {
     });
   } catch (err) {
     if (/password|encrypt/i.test(detail(err)))
-      throw new DocumentRejectedError('ENCRYPTED', 'The XLSX file is encrypted (password-protected)');
-    throw new DocumentRejectedError('CORRUPT', `The XLSX file could not be read (${detail(err)})`);
+      throw new OfficeRejection('ENCRYPTED', 'The XLSX file is encrypted (password-protected)');
+    throw new OfficeRejection('CORRUPT', `The XLSX file could not be read (${detail(err)})`);
   }
 }
 
@@ -61,7 +61,7 @@ export function sheetText(name: string, sheet: XLSX.WorkSheet): string {
       .trim();
   const first = rows.findIndex((r) => r.some((v) => clean(v) !== ''));
   if (first < 0) return ''; // an empty sheet keeps its page number
-  const width = Math.max(...rows.map((r) => r.length));
+  const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
   const headers = Array.from(
     { length: width },
     (_, i) => clean(rows[first][i]) || `Column ${XLSX.utils.encode_col(i)}`,
@@ -91,7 +91,7 @@ export async function xlsxPages(data: Buffer): Promise<string[]> {
     if (!sheet) return;
     const cells = filledCells(sheet);
     if (cells > XLSX_MAX_CELLS_PER_SHEET)
-      throw new DocumentRejectedError(
+      throw new OfficeRejection(
         'UNSUPPORTED',
         `Sheet "${name}" has ${cells} filled cells, more than the ${XLSX_MAX_CELLS_PER_SHEET} cells per sheet that are indexed`,
       );
