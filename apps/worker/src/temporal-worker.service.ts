@@ -11,7 +11,6 @@ import { Context } from '@temporalio/activity';
 import {
   ActivityInboundCallsInterceptor,
   ActivityExecuteInput,
-  DefaultLogger,
   NativeConnection,
   Next,
   Runtime,
@@ -21,12 +20,14 @@ import {
   activityMonitor,
   APP_CONFIG,
   AppConfig,
+  loggableError,
   shutdownTracker,
   WorkDrainer,
   WorkDrains,
 } from '@docqa/common';
 import { activitiesOf } from '@docqa/indexing';
 import { ACTIVITY_CLASSES } from './activities';
+import { temporalLogger } from './temporal-log';
 import { temporalTelemetryOptions } from './temporal-metrics';
 import { workflowCode } from './workflow-bundle';
 
@@ -78,7 +79,7 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
     if (!runtimeInstalled) {
       runtimeInstalled = true;
       Runtime.install({
-        logger: new DefaultLogger('WARN'),
+        logger: temporalLogger(),
         telemetryOptions: await temporalTelemetryOptions(this.cfg),
       });
     }
@@ -103,9 +104,7 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
     });
     activityMonitor.attach(this.cfg.temporalTaskQueue);
     this.running = this.worker.run();
-    this.running.catch((err: Error) =>
-      this.logger.error({ errName: err.name, errMessage: err.message }, 'worker stopped'),
-    );
+    this.running.catch((err: Error) => this.logger.error(loggableError(err), 'worker stopped'));
     this.logger.log(`worker polling task queue ${this.cfg.temporalTaskQueue}`);
   }
 

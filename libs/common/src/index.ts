@@ -11,6 +11,7 @@ export * from './errors/all-exceptions.filter';
 export * from './errors/validation';
 export * from './errors/kind-error';
 export * from './logging/logging';
+export * from './logging/loggable-error';
 export * from './temporal/temporal.constants';
 export * from './temporal/temporal.module';
 export * from './embedded/temporal-dev-server';

@@ -4,6 +4,10 @@ describe('fileTypeOf', () => {
   it.each([
     ['a/b/Report.PDF', 'pdf'],
     ['x.docx', 'docx'],
+    ['Q3 review.PPTX', 'pptx'],
+    ['budget.xlsx', 'xlsx'],
+    ['legacy.xls', null],
+    ['macros.xlsm', null],
     ['notes.txt', 'txt'],
     ['README.md', 'md'],
     ['page.htm', 'html'],

@@ -2,12 +2,14 @@
  * File types the indexer extracts, by file-name extension. `targetIndexTypes` in an index request
  * names these values; anything else in a source is not a "supported file" and is never listed.
  */
-export const INDEXABLE_FILE_TYPES = ['pdf', 'docx', 'txt', 'md', 'csv', 'html'] as const;
+export const INDEXABLE_FILE_TYPES = ['pdf', 'docx', 'pptx', 'xlsx', 'txt', 'md', 'csv', 'html'] as const;
 export type IndexableFileType = (typeof INDEXABLE_FILE_TYPES)[number];
 
 const BY_EXTENSION: Readonly<Record<string, IndexableFileType>> = {
   pdf: 'pdf',
   docx: 'docx',
+  pptx: 'pptx',
+  xlsx: 'xlsx',
   txt: 'txt',
   text: 'txt',
   md: 'md',

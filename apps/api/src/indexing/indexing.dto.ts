@@ -142,6 +142,18 @@ export class RetryAckDto extends IndexAckDto {
 export class SourceCheckResultDto {
   @ApiProperty({ description: 'Supported files (of the requested types) in the source.' })
   sourceFileCount: number;
+  @ApiProperty({
+    description:
+      'Supported files by type, e.g. `{ "pdf": 12, "pptx": 3, "xlsx": 2 }` (types without files are absent).',
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+  })
+  fileTypeCounts: Record<string, number>;
+  @ApiProperty({
+    description:
+      'Supported files larger than the per-file limit (INDEXING_MAX_FILE_BYTES): counted in sourceFileCount, they end ERROR with the limit as reason.',
+  })
+  tooLargeFileCount: number;
   @ApiProperty() existingDocumentCount: number;
   @ApiProperty() message: string;
 }

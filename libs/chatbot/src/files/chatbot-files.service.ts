@@ -39,6 +39,11 @@ const CONTENT_TYPES: Record<string, { type: string; inline: boolean }> = {
     type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     inline: false,
   },
+  pptx: {
+    type: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    inline: false,
+  },
+  xlsx: { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', inline: false },
 };
 
 export function isPdfName(fileName: string): boolean {

@@ -205,7 +205,8 @@ export const CONFIG_VARIABLES = [
     name: 'INDEXING_MAX_FILE_BYTES',
     kind: 'int',
     default: '104857600',
-    description: 'Largest source file that is indexed; a larger file ends ERROR with a reason.',
+    description:
+      'Largest source file that is indexed. A larger file still becomes a document: it ends ERROR with a reason naming this limit (checked against the listed size before any download, and while downloading), counted in progress as an error and by check-source as tooLargeFileCount.',
   },
   {
     name: 'WORKER_MAX_CONCURRENT_ACTIVITIES',

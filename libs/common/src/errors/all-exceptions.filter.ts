@@ -6,6 +6,7 @@ import { DomainError } from './domain-error';
 import { ErrorCode } from './error-codes';
 import { renderError } from './error-body';
 import { surfaceOf } from './surface';
+import { loggableError } from '../logging/loggable-error';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: ErrorCode.VALIDATION_ERROR,
@@ -113,12 +114,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const { error, errorId } = toDomainError(exception, req);
     if (errorId) {
-      const ex = exception as Error;
-      // Name and message only: stacks, SQL and driver details never reach a log line or response.
-      this.logger.error(
-        { errorId, errName: ex?.name, errMessage: truncate(String(ex?.message ?? exception)) },
-        'Unhandled error',
-      );
+      // Name, code and (not for a failed query) message: stacks, SQL, query parameters and driver
+      // details never reach a log line or response.
+      this.logger.error({ errorId, ...loggableError(exception) }, 'Unhandled error');
     }
     if (res.headersSent) {
       res.end();
@@ -129,10 +127,4 @@ export class AllExceptionsFilter implements ExceptionFilter {
     for (const [k, v] of Object.entries(error.headers ?? {})) res.setHeader(k, v);
     res.status(error.status).json(body);
   }
-}
-
-function truncate(s: string): string {
-  // Drop anything that looks like SQL and cap the length.
-  const cleaned = s.replace(/\b(SELECT|INSERT|UPDATE|DELETE)\b[\s\S]*/i, '$1 …');
-  return cleaned.length > 300 ? cleaned.slice(0, 300) + '…' : cleaned;
 }

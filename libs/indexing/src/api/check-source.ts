@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DocsetCatalog } from '@docqa/catalog';
-import { DomainError, ErrorCode } from '@docqa/common';
+import { APP_CONFIG, AppConfig, DomainError, ErrorCode } from '@docqa/common';
 import {
   fileTypeOf,
   INDEXABLE_FILE_TYPES,
@@ -11,6 +11,7 @@ import {
   SourceSync,
 } from '@docqa/sources';
 import { LISTING_PAGE_SIZE } from '../pipeline/docset-pipeline';
+import { fileLimitText } from '../pipeline/file-size-limit';
 import { CheckSourceCommand, SourceCheckResult } from './indexing.commands';
 
 function sourceFailure(err: unknown): never {
@@ -19,8 +20,16 @@ function sourceFailure(err: unknown): never {
   throw err;
 }
 
+interface SupportedFiles {
+  count: number;
+  byType: Record<string, number>;
+  /** Supported files over INDEXING_MAX_FILE_BYTES: listed, and ending ERROR with the limit as reason. */
+  tooLarge: number;
+}
+
 /**
- * POST /index/check-source: is the source reachable, and how many supported files does it have?
+ * POST /index/check-source: is the source reachable, how many supported files does it have (by
+ * type), and how many of them are over the per-file size limit?
  * Also the check before a run of a SharePoint or Google Drive source that an emptied source does
  * not wipe a docset.
  */
@@ -30,18 +39,24 @@ export class CheckSource {
     private readonly docsets: DocsetCatalog,
     private readonly connectors: SourceConnectorRegistry,
     private readonly sync: SourceSync,
+    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
   ) {}
 
   async check(accountId: number, cmd: CheckSourceCommand): Promise<SourceCheckResult> {
     const connector = this.connectors.get(cmd.sourceType);
     const credentials = connector.parseCredentials(cmd.credentials);
     const types = new Set<string>(cmd.targetIndexTypes?.length ? cmd.targetIndexTypes : INDEXABLE_FILE_TYPES);
-    const sourceFileCount = await this.countSupported(connector, credentials, types);
+    const found = await this.countSupported(connector, credentials, types);
     const existingDocumentCount = await this.docsets.documentCount(accountId, cmd.docSetName);
+    const tooLarge = found.tooLarge
+      ? ` (${found.tooLarge} larger than ${fileLimitText(this.cfg.indexingMaxFileBytes)}: they will end ERROR)`
+      : '';
     return {
-      sourceFileCount,
+      sourceFileCount: found.count,
+      fileTypeCounts: found.byType,
+      tooLargeFileCount: found.tooLarge,
       existingDocumentCount,
-      message: `The source is reachable: ${sourceFileCount} supported files; the docset has ${existingDocumentCount} documents`,
+      message: `The source is reachable: ${found.count} supported files${tooLarge}; the docset has ${existingDocumentCount} documents`,
     };
   }
 
@@ -55,7 +70,7 @@ export class CheckSource {
   ): Promise<void> {
     const found = await this.countSupported(connector, credentials, new Set(fileTypes));
     if (
-      found === 0 &&
+      found.count === 0 &&
       (await this.docsets.documentCount(accountId, docSetName)) > 0 &&
       // Emptied at the source: the change feed reports every document's file deleted.
       !(
@@ -75,20 +90,23 @@ export class CheckSource {
     connector: SourceConnector,
     credentials: unknown,
     types: Set<string>,
-  ): Promise<number> {
+  ): Promise<SupportedFiles> {
     try {
       await connector.check(credentials);
-      let count = 0;
+      const found: SupportedFiles = { count: 0, byType: {}, tooLarge: 0 };
       let token: string | null = null;
       do {
         const page = await connector.listPage(credentials, token, LISTING_PAGE_SIZE);
         for (const o of page.objects) {
           const t = fileTypeOf(o.fileName);
-          if (t && types.has(t)) count++;
+          if (!t || !types.has(t)) continue;
+          found.count++;
+          found.byType[t] = (found.byType[t] ?? 0) + 1;
+          if (o.sizeBytes > this.cfg.indexingMaxFileBytes) found.tooLarge++;
         }
         token = page.nextPageToken;
       } while (token);
-      return count;
+      return found;
     } catch (err) {
       return sourceFailure(err);
     }

@@ -49,6 +49,10 @@ export interface RunCounts {
 
 export interface SourceCheckResult {
   sourceFileCount: number;
+  /** Supported files by type (`pdf`, `pptx`, `xlsx`, ...); types without files are absent. */
+  fileTypeCounts: Record<string, number>;
+  /** Supported files over INDEXING_MAX_FILE_BYTES (counted in sourceFileCount; they end ERROR). */
+  tooLargeFileCount: number;
   existingDocumentCount: number;
   message: string;
 }

@@ -3,11 +3,12 @@ import mammoth from 'mammoth';
 import { abortable } from '@docqa/common';
 import type { IndexableFileType } from '@docqa/sources';
 import { DocumentRejectedError } from './document-rejected.error';
+import { cleanExtractedText } from './extracted-text';
 import { htmlToText } from './html-text';
+import { isOleContainer } from './office-package';
 import { PdfExtractor } from './pdf-extractor';
+import { officePagesInThread } from './office-thread';
 import { decodeText, textPages } from './text-decoding';
-
-const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
 /** A file's text: its pages (index 0 is physical page 1) and its title where the format has one. */
 export interface ExtractedDocument {
@@ -17,9 +18,11 @@ export interface ExtractedDocument {
 }
 
 /**
- * File bytes to page texts (index 0 is physical page 1). PDFs keep their physical pages; DOCX,
- * HTML, Markdown and CSV are one page; plain text is split on form feeds. Throws
- * DocumentRejectedError for files no retry can read.
+ * File bytes to page texts (index 0 is physical page 1). PDFs keep their physical pages; a slide
+ * deck has a page per slide and a workbook a page per visible sheet; DOCX, HTML, Markdown and CSV
+ * are one page; plain text is split on form feeds. Throws DocumentRejectedError for files no retry
+ * can read. Everything it returns or throws has passed cleanExtractedText: the one place where
+ * control characters are removed before anything is stored, indexed or logged.
  */
 @Injectable()
 export class DocumentExtractor {
@@ -29,13 +32,22 @@ export class DocumentExtractor {
     return (await this.extractDocument(fileType, data, signal)).pages;
   }
 
-  /** Pages and title. Throws DocumentRejectedError for files no retry can read. */
+  /** Pages and title, cleaned. Throws DocumentRejectedError for files no retry can read. */
   async extractDocument(
     fileType: IndexableFileType | string,
     data: Buffer,
     signal?: AbortSignal,
   ): Promise<ExtractedDocument> {
-    const { pages, title } = await this.content(fileType, data, signal);
+    let content: ExtractedDocument;
+    try {
+      content = await this.content(fileType, data, signal);
+    } catch (err) {
+      // a reason may quote the file (a parser's message): it becomes documents.error
+      if (err instanceof Error) err.message = cleanExtractedText(err.message);
+      throw err;
+    }
+    const pages = content.pages.map(cleanExtractedText);
+    const title = content.title === null ? null : cleanExtractedText(content.title).trim() || null;
     if (!pages.some((p) => p.trim().length > 0)) {
       throw new DocumentRejectedError(
         'EMPTY',
@@ -60,6 +72,9 @@ export class DocumentExtractor {
     switch (fileType) {
       case 'docx':
         return [await abortable(docxText(data), signal)];
+      case 'pptx':
+      case 'xlsx':
+        return officePagesInThread(fileType, data, signal);
       case 'txt':
         return textPages(decodeText(data));
       case 'md':
@@ -74,7 +89,7 @@ export class DocumentExtractor {
 }
 
 async function docxText(data: Buffer): Promise<string> {
-  if (data.subarray(0, 8).equals(OLE_MAGIC))
+  if (isOleContainer(data))
     throw new DocumentRejectedError(
       'ENCRYPTED',
       'The DOCX file is encrypted (password-protected) or is a legacy Word 97-2003 file',

@@ -4,7 +4,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { DocumentStatus, SourceType } from '@docqa/db';
 import { rowsOf } from '@docqa/db';
-import { stripNul } from './sql';
 
 export interface DocumentRow {
   id: string;
@@ -29,6 +28,8 @@ export interface DocumentRow {
   embeddingSpace: string | null;
   /** Title from the file's metadata, when it has one. */
   title: string | null;
+  /** Size the listing reported (null: not known). */
+  sizeBytes: number | null;
 }
 
 export const DOC_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSetName", file_name AS "fileName",
@@ -36,7 +37,7 @@ export const DOC_COLUMNS = `id, account_id AS "accountId", docset_name AS "docSe
   content_hash AS "contentHash", page_count AS "pageCount", chunk_count AS "chunkCount",
   chunk_generation AS "chunkGeneration", served_generation AS "servedGeneration",
   served_chunk_count AS "servedChunkCount", indexed_at AS "indexedAt", last_run_id AS "lastRunId",
-  embedding_space AS "embeddingSpace", title`;
+  embedding_space AS "embeddingSpace", title, size_bytes::float8 AS "sizeBytes"`;
 
 const PAGE_INSERT_BATCH = 200;
 
@@ -94,7 +95,7 @@ export class DocumentLifecycleStore {
         await m.query(
           `INSERT INTO document_pages (document_id, page_number, text)
            SELECT $1, * FROM unnest($2::int[], $3::text[])`,
-          [documentId, slice.map((_, j) => i + j + 1), slice.map(stripNul)],
+          [documentId, slice.map((_, j) => i + j + 1), slice],
         );
       }
       await m.query(
@@ -106,7 +107,7 @@ export class DocumentLifecycleStore {
           meta.contentHash,
           meta.summary,
           String(meta.sizeBytes),
-          meta.title ? stripNul(meta.title).slice(0, 1000) : null,
+          meta.title ? meta.title.slice(0, 1000) : null,
           meta.filing && Object.keys(meta.filing).length ? JSON.stringify(meta.filing) : null,
         ],
       );

@@ -10,8 +10,8 @@ import { DocumentPreparer } from '../chunking/document-preparer';
 import { DocumentExtractor } from '../extraction/extractor';
 import { DocumentLifecycleStore, DocumentRow } from '../persistence/document-lifecycle.store';
 import { RunStore } from '../persistence/run.store';
-import { stripNul } from '../persistence/sql';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
+import { assertWithinFileLimit, withinFileLimit } from './file-size-limit';
 import { RunGoneError } from './pipeline-errors';
 import { RunCredentials } from './run-credentials';
 
@@ -128,8 +128,8 @@ export class DocumentPipeline {
     const { doc, pages, meta } = r;
     const { context, chunks } = await this.preparer.prepare({
       fileName: doc.fileName,
-      title: meta.title ? stripNul(meta.title).slice(0, 1000) : null,
-      pages: pages.map((text, i) => ({ pageNumber: i + 1, text: stripNul(text) })),
+      title: meta.title ? meta.title.slice(0, 1000) : null,
+      pages: pages.map((text, i) => ({ pageNumber: i + 1, text })),
     });
     if (chunks.length > o.maxChunks) {
       await this.store.savePages(documentId, pages, meta);
@@ -185,9 +185,11 @@ export class DocumentPipeline {
     const run = await this.runs.getRun(runId);
     if (!run) throw new RunGoneError('The run of this document no longer exists');
     const { connector, credentials } = this.credentials.resolve(run);
+    const limit = this.cfg.indexingMaxFileBytes;
+    assertWithinFileLimit(doc.sizeBytes, limit);
     // The connectors bound a download by their own time limits; a cancelled step stops waiting now.
     const { data } = await abortable(
-      connector.download(credentials, doc.sourceId, this.cfg.indexingMaxFileBytes),
+      withinFileLimit(connector.download(credentials, doc.sourceId, limit), limit),
       signal,
     );
     const contentHash = createHash('sha256').update(data).digest('hex');
