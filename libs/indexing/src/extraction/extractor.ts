@@ -4,7 +4,7 @@ import { abortable } from '@docqa/common';
 import type { IndexableFileType } from '@docqa/sources';
 import { DocumentRejectedError } from './document-rejected.error';
 import { htmlToText } from './html-text';
-import { PdfExtractor } from './pdf-extractor';
+import { PdfExtractOptions, PdfExtractor } from './pdf-extractor';
 import { decodeText, textPages } from './text-decoding';
 
 const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -34,8 +34,9 @@ export class DocumentExtractor {
     fileType: IndexableFileType | string,
     data: Buffer,
     signal?: AbortSignal,
+    pdfOptions?: PdfExtractOptions,
   ): Promise<ExtractedDocument> {
-    const { pages, title } = await this.content(fileType, data, signal);
+    const { pages, title } = await this.content(fileType, data, signal, pdfOptions);
     if (!pages.some((p) => p.trim().length > 0)) {
       throw new DocumentRejectedError(
         'EMPTY',
@@ -47,11 +48,16 @@ export class DocumentExtractor {
     return { pages, title };
   }
 
-  private async content(fileType: string, data: Buffer, signal?: AbortSignal): Promise<ExtractedDocument> {
+  private async content(
+    fileType: string,
+    data: Buffer,
+    signal?: AbortSignal,
+    pdfOptions?: PdfExtractOptions,
+  ): Promise<ExtractedDocument> {
     if (fileType === 'pdf') {
       if (!data.subarray(0, 1024).includes('%PDF-'))
         throw new DocumentRejectedError('CORRUPT', 'The file is not a PDF (no %PDF header)');
-      return this.pdf.extractContent(data, signal);
+      return this.pdf.extractContent(data, signal, pdfOptions);
     }
     return { pages: await this.pages(fileType, data, signal), title: null };
   }
