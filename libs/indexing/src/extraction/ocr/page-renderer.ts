@@ -72,6 +72,8 @@ export interface RendererOptions {
   /** Nice value of the render thread (BACKGROUND_THREADS_LOW_PRIORITY). */
   nice: number;
   maxHeapMb: number;
+  /** Render resolution (default OCR_RENDER_DPI; the benchmark compares others). */
+  dpi?: number;
 }
 
 /**
@@ -92,7 +94,7 @@ export class PageRenderSession {
         unpdfPath: require.resolve('unpdf'),
         canvasPath: require.resolve('@napi-rs/canvas'),
         nice: opts.nice,
-        dpi: OCR_RENDER_DPI,
+        dpi: opts.dpi ?? OCR_RENDER_DPI,
         maxPixels: OCR_MAX_PIXELS,
       },
       resourceLimits: { maxOldGenerationSizeMb: opts.maxHeapMb },
