@@ -41,7 +41,7 @@ export class DocumentExtractor {
       throw new DocumentRejectedError(
         'EMPTY',
         fileType === 'pdf'
-          ? 'The PDF has no extractable text (scanned pages need OCR, which is not supported)'
+          ? 'The PDF has no extractable text' // PdfExtractor says first whether OCR ran
           : 'The file has no text',
       );
     }

@@ -49,6 +49,8 @@ interface Job {
 interface Slot {
   worker: Promise<TesseractWorker>;
   job?: Job;
+  /** The running job's deadline. */
+  timer?: NodeJS.Timeout;
 }
 
 export interface TesseractPoolOptions {
@@ -109,7 +111,13 @@ export class TesseractPool {
     this.closed = true;
     clearTimeout(this.idleTimer);
     for (const job of this.queue.splice(0)) job.reject(new Error('The OCR pool is closed'));
-    await Promise.all(this.slots.splice(0).map((s) => this.end(s)));
+    const slots = this.slots.splice(0);
+    for (const slot of slots) {
+      clearTimeout(slot.timer);
+      slot.job?.reject(new Error('The OCR pool is closed'));
+      slot.job = undefined;
+    }
+    await Promise.all(slots.map((s) => this.end(s)));
     if (this.workerDir) fs.rmSync(this.workerDir, { recursive: true, force: true });
   }
 
@@ -137,12 +145,12 @@ export class TesseractPool {
 
   private run(slot: Slot, job: Job): void {
     slot.job = job;
-    const timer = setTimeout(() => {
+    const timer = (slot.timer = setTimeout(() => {
       if (slot.job !== job) return;
       this.retire(slot);
       job.reject(new OcrTimeoutError(job.deadlineMs));
       this.pump();
-    }, job.deadlineMs);
+    }, job.deadlineMs));
     slot.worker
       .then((w) => w.recognize(job.image))
       .then(
@@ -172,6 +180,8 @@ export class TesseractPool {
   }
 
   private retire(slot: Slot): void {
+    // a terminated worker never settles its job: its deadline timer must not outlive it
+    clearTimeout(slot.timer);
     slot.job = undefined;
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
