@@ -1,4 +1,4 @@
-import { createCanvas } from '@napi-rs/canvas';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 /** One page of a test PDF: typed text (a text layer) or a scan (an image of text, no text layer). */
@@ -14,6 +14,10 @@ const SCAN_DPI = 200;
  * SCAN_DPI, as JPEG, the way a scanner stores a page.
  */
 export function scanImage(lines: string[]): Buffer {
+  if (!GlobalFonts.has('DejaVu Sans') && !GlobalFonts.has('Liberation Sans'))
+    throw new Error(
+      'scanned test pages need a system font: apt-get install fonts-dejavu-core (.ci/run does)',
+    );
   const scale = SCAN_DPI / 72;
   const canvas = createCanvas(Math.round(WIDTH_PT * scale), Math.round(HEIGHT_PT * scale));
   const ctx = canvas.getContext('2d');
