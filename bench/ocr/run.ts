@@ -105,6 +105,8 @@ interface Result {
   worstPage: { name: string; recall: number };
   pagesBelow95: number;
   maxPageSeconds: number;
+  /** Pages whose OCR failed or passed OCR_PAGE_DEADLINE_MS (counted as no words read). */
+  failed: number;
 }
 
 async function measure(pages: Page[], dpi: number): Promise<Result> {
@@ -124,6 +126,7 @@ async function measure(pages: Page[], dpi: number): Promise<Result> {
   let renderMs = 0;
   let ocrMs = 0;
   let maxPageMs = 0;
+  let failed = 0;
   const texts: string[] = new Array(pages.length);
   const t0 = performance.now();
   const c0 = process.cpuUsage();
@@ -142,7 +145,11 @@ async function measure(pages: Page[], dpi: number): Promise<Result> {
       const r0 = performance.now();
       const image = await session.render(p.pageNumber);
       const r1 = performance.now();
-      texts[i] = await pool.recognize(image, OCR_PAGE_DEADLINE_MS);
+      texts[i] = await pool.recognize(image, OCR_PAGE_DEADLINE_MS).catch((err: Error) => {
+        log(`dpi ${dpi} page ${i + 1}: ${err.message}`);
+        failed++;
+        return '';
+      });
       const r2 = performance.now();
       renderMs += r1 - r0;
       ocrMs += r2 - r1;
@@ -184,6 +191,7 @@ async function measure(pages: Page[], dpi: number): Promise<Result> {
     worstPage: worst,
     pagesBelow95: below,
     maxPageSeconds: maxPageMs / 1000,
+    failed,
   };
 }
 
@@ -194,7 +202,7 @@ function report(pages: Page[], results: Result[]): string {
       `| ${r.dpi}${r.dpi === OCR_RENDER_DPI ? ' (product)' : ''} | ${r.pages} | ${(r.cpuSeconds / r.pages).toFixed(2)} | ` +
       `${((2 * r.pages) / r.cpuSeconds).toFixed(2)} | ${(r.pages / r.wallSeconds).toFixed(2)} (load ${r.load.toFixed(1)}) | ` +
       `${(r.ocrSeconds / r.pages).toFixed(1)} | ${(r.renderSeconds / r.pages).toFixed(2)} | ${r.maxPageSeconds.toFixed(1)} | ` +
-      `${pct(r.recall)} | ${r.pagesBelow95} | ${r.worstPage.name} (${pct(r.worstPage.recall)}) |`,
+      `${pct(r.recall)} | ${r.pagesBelow95} | ${r.failed} | ${r.worstPage.name} (${pct(r.worstPage.recall)}) |`,
   );
   const files = [...new Set(pages.map((p) => path.basename(p.file)))];
   return `# Benchmark: OCR of scanned PDF pages
@@ -212,8 +220,8 @@ same page. Word accuracy = share of the reference's words (lower-cased letter/di
 with multiplicity) found in the OCR text. Workers are started before timing (model load ~1.5 s
 per worker, once per process).
 
-| DPI | pages | CPU s/page | pages/s on 2 cores (from CPU) | pages/s measured (wall) | OCR wall s/page (one worker) | render wall s/page | slowest page wall s | word accuracy | pages < 95% | worst page |
-|---|---|---|---|---|---|---|---|---|---|---|
+| DPI | pages | CPU s/page | pages/s on 2 cores (from CPU) | pages/s measured (wall) | OCR wall s/page (one worker) | render wall s/page | slowest page wall s | word accuracy | pages < 95% | pages past deadline | worst page |
+|---|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 Reading: CPU s/page is the CPU time the process spent (render and OCR threads included) per

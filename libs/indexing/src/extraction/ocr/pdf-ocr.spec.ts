@@ -8,7 +8,7 @@ import { DocumentRejectedError } from '../document-rejected.error';
 import { PdfExtractor } from '../pdf-extractor';
 import type { OcrProgress } from './page-selection';
 import { PdfOcr } from './pdf-ocr';
-import { OCR_LANG_PATH, tesseractOptions } from './tesseract-pool';
+import { OCR_LANG_PATH, OcrPoolClosedError, tesseractOptions } from './tesseract-pool';
 
 const ROOT = path.resolve(__dirname, '../../../../..');
 
@@ -95,6 +95,19 @@ describe('PDF OCR (pages without a text layer)', () => {
     } finally {
       await again.close();
     }
+  });
+
+  it('fails retryably, not as a bad document, when the process closes OCR meanwhile', async () => {
+    const ocr = new PdfOcr({ workers: 1 });
+    const pdf = await scannedPdf([{ scanned: ['Closed while reading.'] }]);
+    const err = await ocr
+      .fillPages(pdf, [''], { onPage: () => setTimeout(() => void ocr.close(), 200) })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(err).toBeInstanceOf(OcrPoolClosedError);
+    expect(err).not.toBeInstanceOf(DocumentRejectedError);
   });
 
   it('stops at once when the caller aborts', async () => {

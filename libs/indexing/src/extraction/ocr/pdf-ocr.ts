@@ -1,7 +1,7 @@
 import { DocumentRejectedError } from '../document-rejected.error';
 import { PageRenderSession } from './page-renderer';
 import { OcrProgress, pagesWithoutText } from './page-selection';
-import { OcrTimeoutError, TesseractPool } from './tesseract-pool';
+import { OcrPoolClosedError, OcrTimeoutError, TesseractPool } from './tesseract-pool';
 
 /**
  * tesseract.js workers (threads) per process. The deployment target has 2 cores
@@ -10,12 +10,14 @@ import { OcrTimeoutError, TesseractPool } from './tesseract-pool';
 export const OCR_WORKERS = 2;
 
 /**
- * Deadline of one page's OCR. A dense page at OCR_RENDER_DPI takes about 5-15 s on one core
- * (docs/benchmarks/ocr.md); 2 minutes is ten times the slowest measured page, so only a
- * pathological image (noise Tesseract segments forever) reaches it, and the document ends ERROR
- * naming the page instead of holding an indexing slot for as long as the activity allows.
+ * Deadline of one page's OCR (wall clock). A full page of text takes about 4 s of CPU
+ * (docs/benchmarks/ocr.md) and took up to 95 s on this machine class under a load of 30 (other
+ * work on the 2 cores); 5 minutes, the deadline of a whole PDF's text extraction, leaves room for
+ * that, so only a pathological image (noise Tesseract segments forever) reaches it, and the
+ * document ends ERROR naming the page instead of holding an indexing slot until the activity's
+ * own limit.
  */
-export const OCR_PAGE_DEADLINE_MS = 120_000;
+export const OCR_PAGE_DEADLINE_MS = 300_000;
 
 /** Idle workers are ended after this long (each holds ~100 MB). */
 export const OCR_IDLE_MS = 60_000;
@@ -119,6 +121,7 @@ export class PdfOcr {
       return await pool.recognize(image, this.opts.pageDeadlineMs, signal);
     } catch (err) {
       signal.throwIfAborted();
+      if (err instanceof OcrPoolClosedError) throw err;
       if (err instanceof OcrTimeoutError)
         throw new DocumentRejectedError(
           'CORRUPT',

@@ -39,6 +39,14 @@ export class OcrTimeoutError extends Error {
   }
 }
 
+/** The pool was closed (the process is stopping): not the document's fault, so worth a retry. */
+export class OcrPoolClosedError extends Error {
+  constructor() {
+    super('The OCR pool is closed');
+    this.name = 'OcrPoolClosedError';
+  }
+}
+
 interface Job {
   image: Buffer;
   deadlineMs: number;
@@ -78,7 +86,7 @@ export class TesseractPool {
 
   /** The text Tesseract reads in `image` (PNG), within `deadlineMs`. */
   recognize(image: Buffer, deadlineMs: number, signal?: AbortSignal): Promise<string> {
-    if (this.closed) return Promise.reject(new Error('The OCR pool is closed'));
+    if (this.closed) return Promise.reject(new OcrPoolClosedError());
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<string>((resolve, reject) => {
       const onAbort = () => {
@@ -110,11 +118,11 @@ export class TesseractPool {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.idleTimer);
-    for (const job of this.queue.splice(0)) job.reject(new Error('The OCR pool is closed'));
+    for (const job of this.queue.splice(0)) job.reject(new OcrPoolClosedError());
     const slots = this.slots.splice(0);
     for (const slot of slots) {
       clearTimeout(slot.timer);
-      slot.job?.reject(new Error('The OCR pool is closed'));
+      slot.job?.reject(new OcrPoolClosedError());
       slot.job = undefined;
     }
     await Promise.all(slots.map((s) => this.end(s)));
