@@ -130,27 +130,32 @@ describe('PDF OCR (pages without a text layer)', () => {
   });
 
   it('reads a scan with every network access of the process and its threads refused', async () => {
-    const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-offline-')), 'log');
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      [
-        '-r',
-        path.join(ROOT, 'test/support/ts-register.js'),
-        '-r',
-        path.join(ROOT, 'test/support/offline.js'),
-        path.join(ROOT, 'test/support/ocr-offline-child.ts'),
-      ],
-      { cwd: os.tmpdir(), env: { ...process.env, DOCQA_OFFLINE_LOG: log }, timeout: 120_000 },
-    ).catch((err: { stdout?: string; message: string }) => {
-      throw new Error(`child failed: ${err.stdout ?? ''} ${err.message}`);
-    });
-    const { pages } = JSON.parse(stdout) as { pages: string[] };
-    expect(words(pages[0])).toEqual(['offline', 'recognition', 'of', 'the', 'lighthouse', 'inventory']);
-    const lines = fs.readFileSync(log, 'utf8').trim().split('\n');
-    expect(lines.filter((l) => l.startsWith('attempt'))).toEqual([]);
-    // the guard ran in the tesseract.js threads and the render thread too, not only in main
-    expect(lines.filter((l) => l === 'guard worker').length).toBeGreaterThanOrEqual(3);
-    // no traineddata cache file written in the working directory
-    expect(fs.existsSync(path.join(os.tmpdir(), 'eng.traineddata'))).toBe(false);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-offline-'));
+    try {
+      const log = path.join(dir, 'log');
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [
+          '-r',
+          path.join(ROOT, 'test/support/ts-register.js'),
+          '-r',
+          path.join(ROOT, 'test/support/offline.js'),
+          path.join(ROOT, 'test/support/ocr-offline-child.ts'),
+        ],
+        { cwd: dir, env: { ...process.env, DOCQA_OFFLINE_LOG: log }, timeout: 120_000 },
+      ).catch((err: { stdout?: string; message: string }) => {
+        throw new Error(`child failed: ${err.stdout ?? ''} ${err.message}`);
+      });
+      const { pages } = JSON.parse(stdout) as { pages: string[] };
+      expect(words(pages[0])).toEqual(['offline', 'recognition', 'of', 'the', 'lighthouse', 'inventory']);
+      const lines = fs.readFileSync(log, 'utf8').trim().split('\n');
+      expect(lines.filter((l) => l.startsWith('attempt'))).toEqual([]);
+      // the guard ran in the tesseract.js threads and the render thread too, not only in main
+      expect(lines.filter((l) => l === 'guard worker').length).toBeGreaterThanOrEqual(3);
+      // no traineddata cache file written in the working directory
+      expect(fs.readdirSync(dir)).toEqual(['log']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
