@@ -247,7 +247,7 @@ export const paths = {
 export interface IndexBody {
   docSetName: string;
   credentials?: Record<string, unknown>;
-  indexOptions?: { targetIndexTypes?: string[]; forceReindex?: boolean };
+  indexOptions?: { targetIndexTypes?: string[]; forceReindex?: boolean; ocr?: boolean };
   async?: boolean;
   sourceType?: string;
   summaryModel?: string;
@@ -352,6 +352,7 @@ export async function runRow(app: TestApp, jobId: string) {
       counters: Record<string, number>;
       error: string | null;
       credentials_enc: string | null;
+      options: Record<string, unknown>;
     };
   } finally {
     await db.end();

@@ -49,9 +49,12 @@ export const PLAN_ACTIVITY: ActivityOptions = {
 /**
  * Download + extraction. Heartbeats every 2 s while parsing, so a lost worker is noticed within
  * 20 s and cancellation reaches it. Unsupported, encrypted, corrupt or empty files never retry.
+ * Two hours: OCR reads a scanned page in seconds of CPU (docs/benchmarks/ocr.md) and the
+ * documents of a window share its 2 workers, so a long scan takes far longer than a parse (each
+ * page has its own deadline; the heartbeat still catches a lost worker).
  */
 export const EXTRACT_ACTIVITY: ActivityOptions = {
-  startToCloseTimeout: '15 minutes',
+  startToCloseTimeout: '2 hours',
   heartbeatTimeout: '20 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   retry: {

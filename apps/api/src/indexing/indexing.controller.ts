@@ -85,6 +85,7 @@ export class IndexingController {
       credentials: dto.credentials,
       targetIndexTypes: dto.indexOptions?.targetIndexTypes,
       forceReindex: dto.indexOptions?.forceReindex ?? false,
+      ocr: dto.indexOptions?.ocr ?? true,
       async,
       accountName: dto.accountName,
       summaryModel: dto.summaryModel,

@@ -44,6 +44,16 @@ export class IndexOptionsDto {
   @IsOptional()
   @IsBoolean()
   forceReindex?: boolean;
+
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      'Read PDF pages that have no text layer (scans) by OCR. false: such a page stays empty, and a PDF ' +
+      'without any text ends ERROR.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  ocr?: boolean;
 }
 
 export class SourceRequestDto {

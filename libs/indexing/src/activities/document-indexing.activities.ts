@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '@docqa/common';
 import { Context } from '@temporalio/activity';
+import { describeOcrProgress } from '../extraction/ocr/page-selection';
 import { DocumentPipeline, SmallDocumentResult } from '../pipeline/document-pipeline';
 import { runActivity } from './failures';
 
@@ -38,7 +39,9 @@ export class DocumentIndexingActivities {
    * then runs indexDocumentChunks and finaliseDocument. `gone`: removed, or no longer this run's.
    * Heartbeats while it downloads, parses and waits on the embedder and the search engine (each
    * bounded by a deadline); cancellation aborts them, and a retry starts over (every write is
-   * idempotent).
+   * idempotent). While OCR reads a scanned page the heartbeat details name it ("OCR: reading page
+   * 7 (2 of 5 pages without text)"), shown with the pending activity in the Temporal UI (an
+   * activity's summary is fixed when the workflow schedules it, before any page is known).
    */
   async indexSmallDocument(input: DocumentRef): Promise<SmallDocumentResult> {
     return runActivity(this.retryMs, async ({ signal, progress, waiting }) =>
@@ -46,6 +49,7 @@ export class DocumentIndexingActivities {
         this.pipeline.indexSmall(input.documentId, input.runId, {
           maxChunks: SMALL_DOCUMENT_MAX_CHUNKS,
           onProgress: (next) => progress(next),
+          onOcrPage: (p) => progress(describeOcrProgress(p)),
           signal,
         }),
       ),
@@ -54,14 +58,17 @@ export class DocumentIndexingActivities {
 
   /**
    * Marks the document INDEXING, downloads it and extracts its pages into document_pages
-   * (heartbeats while the file is parsed). `gone` when the document was removed meanwhile.
+   * (heartbeats while the file is parsed, naming the page OCR reads). `gone` when the document was
+   * removed meanwhile.
    */
   async extractDocument(
     input: DocumentRef,
   ): Promise<{ gone: boolean; pageCount: number; unchanged: boolean; chunkCount: number | null }> {
-    return runActivity(this.retryMs, async ({ signal, waiting }) => {
+    return runActivity(this.retryMs, async ({ signal, progress, waiting }) => {
       // Every wait inside is bounded (download by the source's limits, parse by its thread deadline).
-      const r = await waiting(this.pipeline.extract(input.documentId, input.runId, signal));
+      const r = await waiting(
+        this.pipeline.extract(input.documentId, input.runId, signal, (p) => progress(describeOcrProgress(p))),
+      );
       return {
         gone: r.gone,
         pageCount: r.pageCount,

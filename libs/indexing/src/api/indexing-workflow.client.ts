@@ -191,6 +191,7 @@ export class IndexingWorkflowClient {
           `kind: ${kind}`,
           `file types: ${options.fileTypes.join(', ')}`,
           `forceReindex: ${options.forceReindex}`,
+          `ocr: ${options.ocr ?? true}`,
           `window: ${input.windowSize} documents, continue-as-new every ${input.childrenPerRun} children`,
         ].join('\n'),
       }),

@@ -9,6 +9,8 @@ export interface IndexCommand {
   credentials?: unknown;
   targetIndexTypes?: IndexableFileType[];
   forceReindex: boolean;
+  /** OCR the PDF pages without a text layer (indexOptions.ocr, default true). */
+  ocr?: boolean;
   async: boolean;
   accountName?: string;
   summaryModel?: string;

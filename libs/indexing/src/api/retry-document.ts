@@ -44,6 +44,8 @@ export class RetryDocument {
       kind: 'retry',
       fileTypes: [doc.fileType],
       forceReindex: true,
+      // a retry reads scans whatever the failed run said: its reason may have been OCR turned off
+      ocr: true,
       scope: '',
       documentId,
     };

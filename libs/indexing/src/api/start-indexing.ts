@@ -38,6 +38,7 @@ export class StartIndexing {
       kind: 'sync',
       fileTypes,
       forceReindex: cmd.forceReindex,
+      ocr: cmd.ocr ?? true,
       scope: connector.scopeOf(credentials),
     };
     const workflow = await this.launcher.launch(accountId, cmd.docSetName, {

@@ -6,7 +6,7 @@ import { DocumentRejectedError } from './document-rejected.error';
 import { cleanExtractedText } from './extracted-text';
 import { htmlToText } from './html-text';
 import { isOleContainer } from './office-package';
-import { PdfExtractor } from './pdf-extractor';
+import { PdfExtractOptions, PdfExtractor } from './pdf-extractor';
 import { officePagesInThread } from './office-thread';
 import { decodeText, textPages } from './text-decoding';
 
@@ -37,10 +37,11 @@ export class DocumentExtractor {
     fileType: IndexableFileType | string,
     data: Buffer,
     signal?: AbortSignal,
+    pdfOptions?: PdfExtractOptions,
   ): Promise<ExtractedDocument> {
     let content: ExtractedDocument;
     try {
-      content = await this.content(fileType, data, signal);
+      content = await this.content(fileType, data, signal, pdfOptions);
     } catch (err) {
       // a reason may quote the file (a parser's message): it becomes documents.error
       if (err instanceof Error) err.message = cleanExtractedText(err.message);
@@ -52,18 +53,23 @@ export class DocumentExtractor {
       throw new DocumentRejectedError(
         'EMPTY',
         fileType === 'pdf'
-          ? 'The PDF has no extractable text (scanned pages need OCR, which is not supported)'
+          ? 'The PDF has no extractable text' // PdfExtractor says first whether OCR ran
           : 'The file has no text',
       );
     }
     return { pages, title };
   }
 
-  private async content(fileType: string, data: Buffer, signal?: AbortSignal): Promise<ExtractedDocument> {
+  private async content(
+    fileType: string,
+    data: Buffer,
+    signal?: AbortSignal,
+    pdfOptions?: PdfExtractOptions,
+  ): Promise<ExtractedDocument> {
     if (fileType === 'pdf') {
       if (!data.subarray(0, 1024).includes('%PDF-'))
         throw new DocumentRejectedError('CORRUPT', 'The file is not a PDF (no %PDF header)');
-      return this.pdf.extractContent(data, signal);
+      return this.pdf.extractContent(data, signal, pdfOptions);
     }
     return { pages: await this.pages(fileType, data, signal), title: null };
   }

@@ -2,6 +2,8 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Worker } from 'node:worker_threads';
 import { LOWER_THREAD_PRIORITY_SOURCE } from '@docqa/common';
 import { DocumentRejectedError } from './document-rejected.error';
+import { PdfOcr } from './ocr/pdf-ocr';
+import type { OcrProgress } from './ocr/page-selection';
 
 /**
  * Code of one extraction thread. It loads unpdf (PDF.js) natively: PDF.js is ESM-only, and a
@@ -53,6 +55,14 @@ type Reply =
   | { id: number; ok: true; pages: string[]; title: string | null }
   | { id: number; ok: false; name: string; message: string };
 
+/** Per-document options of an extraction. */
+export interface PdfExtractOptions {
+  /** OCR the pages without a text layer (default true; the run's `indexOptions.ocr`). */
+  ocr?: boolean;
+  /** Called as OCR starts reading each page (for the activity's heartbeat). */
+  onOcrPage?: (p: OcrProgress) => void;
+}
+
 export interface PdfExtractorOptions {
   threads: number;
   timeoutMs: number;
@@ -73,6 +83,7 @@ export function pdfFailure(name: string, message: string): DocumentRejectedError
 @Injectable()
 export class PdfExtractor implements OnModuleDestroy {
   private readonly opts: PdfExtractorOptions;
+  private readonly ocr: PdfOcr;
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
@@ -80,6 +91,7 @@ export class PdfExtractor implements OnModuleDestroy {
 
   constructor(opts?: Partial<PdfExtractorOptions>) {
     this.opts = { threads: 2, timeoutMs: 5 * 60_000, maxHeapMb: 1024, nice: 0, ...(opts ?? {}) };
+    this.ocr = new PdfOcr({ nice: this.opts.nice, maxHeapMb: this.opts.maxHeapMb });
   }
 
   /**
@@ -87,12 +99,37 @@ export class PdfExtractor implements OnModuleDestroy {
    * `signal` aborts (a cancelled activity) a queued job is dropped and a running parse is stopped
    * by terminating its thread (a new one replaces it), so the caller is released at once.
    */
-  async extract(data: Buffer, signal?: AbortSignal): Promise<string[]> {
-    return (await this.extractContent(data, signal)).pages;
+  async extract(data: Buffer, signal?: AbortSignal, options?: PdfExtractOptions): Promise<string[]> {
+    return (await this.extractContent(data, signal, options)).pages;
   }
 
-  /** Pages and metadata title, as `extract` (same errors, same abort behaviour). */
-  extractContent(data: Buffer, signal?: AbortSignal): Promise<PdfContent> {
+  /**
+   * Pages and metadata title, as `extract` (same errors, same abort behaviour). Pages without a
+   * text layer are read by OCR unless `options.ocr` is false; a PDF left without any text is
+   * rejected (EMPTY) with a reason that says whether OCR ran.
+   */
+  async extractContent(
+    data: Buffer,
+    signal?: AbortSignal,
+    options: PdfExtractOptions = {},
+  ): Promise<PdfContent> {
+    const content = await this.parse(data, signal);
+    const ocr = options.ocr ?? true;
+    const pages = ocr
+      ? await this.ocr.fillPages(data, content.pages, { signal, onPage: options.onOcrPage })
+      : content.pages;
+    if (!pages.some((p) => p.trim().length > 0))
+      throw new DocumentRejectedError(
+        'EMPTY',
+        ocr
+          ? 'The PDF has no text: its pages have no text layer and OCR read none in them'
+          : 'The PDF has no extractable text (scanned pages need OCR, which this run turned off: indexOptions.ocr)',
+      );
+    return { pages, title: content.title };
+  }
+
+  /** The text layer of every page (PDF.js in an extraction thread) and the metadata title. */
+  private parse(data: Buffer, signal?: AbortSignal): Promise<PdfContent> {
     if (this.closed) return Promise.reject(new Error('PdfExtractor is closed'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<PdfContent>((resolve, reject) => {
@@ -123,6 +160,7 @@ export class PdfExtractor implements OnModuleDestroy {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new Error('PdfExtractor is closed'));
     await Promise.all(this.slots.splice(0).map((s) => this.retire(s, new Error('PdfExtractor is closed'))));
+    await this.ocr.close();
   }
 
   private pump(): void {

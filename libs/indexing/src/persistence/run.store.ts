@@ -25,6 +25,8 @@ export interface RunOptions {
   /** File types this run includes. */
   fileTypes: string[];
   forceReindex: boolean;
+  /** OCR the PDF pages without a text layer; absent (runs opened before it existed) is true. */
+  ocr?: boolean;
   /** sourceId prefix the listing covers (removal never reaches outside it). */
   scope: string;
   /** Retry runs: the one document. */

@@ -8,6 +8,7 @@ import { DocumentChunk, contextFields } from '../chunking/document-chunks';
 import type { DocumentContext } from '../chunking/document-context';
 import { DocumentPreparer } from '../chunking/document-preparer';
 import { DocumentExtractor } from '../extraction/extractor';
+import type { OcrProgress } from '../extraction/ocr/page-selection';
 import { DocumentLifecycleStore, DocumentRow } from '../persistence/document-lifecycle.store';
 import { RunStore } from '../persistence/run.store';
 import { DocumentSummarizer, LOCAL_SUMMARY_MODEL } from '../summary/summarizer';
@@ -97,8 +98,13 @@ export class DocumentPipeline {
    * Marks the document INDEXING (PENDING -> INDEXING for this run), downloads the file, extracts
    * its pages into Postgres and stores the summary. Stops between steps once `signal` aborts.
    */
-  async extract(documentId: string, runId: string, signal?: AbortSignal): Promise<ExtractResult> {
-    const r = await this.read(documentId, runId, signal);
+  async extract(
+    documentId: string,
+    runId: string,
+    signal?: AbortSignal,
+    onOcrPage?: (p: OcrProgress) => void,
+  ): Promise<ExtractResult> {
+    const r = await this.read(documentId, runId, signal, onOcrPage);
     if (r.kind !== 'extracted') return r.result;
     await this.store.savePages(documentId, r.pages, r.meta);
     return { gone: false, pageCount: r.pages.length, unchanged: false };
@@ -114,10 +120,16 @@ export class DocumentPipeline {
   async indexSmall(
     documentId: string,
     runId: string,
-    o: { maxChunks: number; signal?: AbortSignal; onProgress?: (nextChunk: number) => void },
+    o: {
+      maxChunks: number;
+      signal?: AbortSignal;
+      onProgress?: (nextChunk: number) => void;
+      /** Called as OCR starts reading each page without text. */
+      onOcrPage?: (p: OcrProgress) => void;
+    },
   ): Promise<SmallDocumentResult> {
     const signal = o.signal;
-    const r = await this.read(documentId, runId, signal);
+    const r = await this.read(documentId, runId, signal, o.onOcrPage);
     if (r.kind !== 'extracted') {
       if (r.result.gone) return this.completedEarlier(documentId, runId);
       const chunkCount = r.result.chunkCount ?? 0;
@@ -165,6 +177,7 @@ export class DocumentPipeline {
     documentId: string,
     runId: string,
     signal?: AbortSignal,
+    onOcrPage?: (p: OcrProgress) => void,
   ): Promise<
     | { kind: 'done'; result: ExtractResult }
     | {
@@ -209,7 +222,10 @@ export class DocumentPipeline {
         result: { gone: false, pageCount: doc.pageCount, unchanged: true, chunkCount: doc.chunkCount },
       };
     }
-    const { pages, title } = await this.extractor.extractDocument(doc.fileType, data, signal);
+    const { pages, title } = await this.extractor.extractDocument(doc.fileType, data, signal, {
+      ocr: run.options.ocr ?? true,
+      onOcrPage,
+    });
     signal?.throwIfAborted();
     const summary = this.summarizer.summarize(pages, run.summaryModel ?? LOCAL_SUMMARY_MODEL);
     return {
