@@ -1,2 +1,5 @@
 export * from './table-lines';
 export * from './filing';
+export * from './unicode';
+export * from './date-tokens';
+export * from './place-names';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { abbreviateStates, docqaMetrics, DomainError, ErrorCode, withoutDates } from '@docqa/common';
+import { docqaMetrics, DomainError, ErrorCode } from '@docqa/common';
+import { abbreviateStates, withoutDates } from '@docqa/text';
 import { DocsetCatalog } from '@docqa/catalog';
 import {
   COHERE_CHAT_MODELS,

@@ -1,6 +1,6 @@
 import { estimateTokens, LOCAL_MODELS, RerankInput, RerankResult, Reranker } from '../generation.port';
 import { hasEvidence, proseFactor, questionType } from './local.generator';
-import { dateTokens, withoutDates } from '@docqa/common';
+import { dateTokens, withoutDates } from '@docqa/text';
 import { stem, STOP_WORDS, words } from '../../analysis/terms';
 
 export interface LocalRerankerOptions {

@@ -1,4 +1,4 @@
-import { dateMentions } from '@docqa/common';
+import { dateMentions } from '@docqa/text';
 import type { QuestionScope } from '../../analysis/question-scope';
 import type { Candidate } from './local.generator';
 import { escapeMarkers } from './text';

@@ -1,4 +1,4 @@
-import { abbreviateStates, dateTokens, withoutDates } from '@docqa/common';
+import { abbreviateStates, dateTokens, withoutDates } from '@docqa/text';
 import type { Passage } from '../generation.port';
 import { contentStems } from '../../analysis/terms';
 
