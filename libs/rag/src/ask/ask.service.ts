@@ -1,10 +1,19 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { docqaMetrics, DomainError, ErrorCode } from '@docqa/common';
-import { abbreviateStates, withoutDates } from '@docqa/text';
+import {
+  abbreviateStates,
+  contentStems,
+  qualifyingWords,
+  queryTerms,
+  questionScope,
+  QuestionScope,
+  stem,
+  withoutDates,
+  withoutInstructions,
+} from '@docqa/text';
 import { DocsetCatalog } from '@docqa/catalog';
 import {
   COHERE_CHAT_MODELS,
-  contentStems,
   EMBEDDER,
   Embedder,
   estimateTokens,
@@ -15,17 +24,11 @@ import {
   NO_ANSWER_TEXT,
   OPENAI_MODEL_ALIAS,
   Passage,
-  qualifyingWords,
-  questionScope,
-  QuestionScope,
-  withoutInstructions,
-  queryTerms,
   RERANKER,
   Reranker,
   REWRITER,
   Rewriter,
   startsMidSentence,
-  stem,
 } from '@docqa/llm';
 import {
   diversify,
