@@ -1,5 +1,6 @@
 import { registerDecorator, ValidationOptions } from 'class-validator';
-import { codePointLength, DomainError, hasLoneSurrogate } from '@docqa/common';
+import { DomainError } from '@docqa/common';
+import { codePointLength, hasLoneSurrogate } from '@docqa/text';
 
 /**
  * The one definition of a valid docset name, used by every surface that takes one (request

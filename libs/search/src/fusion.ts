@@ -1,5 +1,4 @@
-import { withPeriodTerms } from '@docqa/text';
-import { dateTokens, statePostalCodes } from '@docqa/common';
+import { dateTokens, statePostalCodes, withPeriodTerms } from '@docqa/text';
 import type { FusionMethod, SearchHit, SearchQuery, StoredChunk } from './search.port';
 
 /** Rank constant of reciprocal rank fusion (Cormack et al. 2009; also Elasticsearch's default). */

@@ -1,4 +1,4 @@
-import { hasLoneSurrogate } from '@docqa/common';
+import { hasLoneSurrogate } from '@docqa/text';
 
 /** Deepest JSON nesting accepted; deeper bodies overflow the stack of recursive validators (a 500). */
 export const MAX_JSON_DEPTH = 64;

@@ -1,7 +1,5 @@
-// The file, not the package: this module also runs in the preparer thread, which should not load
-// all of @docqa/common (Nest, config) to chunk text.
-import { dateMentions } from '@docqa/common/text/date-tokens';
-import { filingMetadata, filingTitle } from '@docqa/text';
+// @docqa/text is a leaf (no Nest, no config): this module also runs in the preparer thread.
+import { dateMentions, filingMetadata, filingTitle } from '@docqa/text';
 import { headingOf } from './sections';
 
 /**

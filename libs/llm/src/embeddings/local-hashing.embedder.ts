@@ -1,4 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { lightStem, words as wordsOf } from '@docqa/text';
 import type { Embedder, EmbedOptions } from './embedder.port';
 
 /** Texts embedded between two yields to the event loop (a chunk takes 1-3 ms). */
@@ -26,46 +27,6 @@ function hash32(s: string): number {
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
-}
-
-/** Lowercase, compatibility-normalised, accents removed: "Größe" -> "grosse", "café" -> "cafe". */
-export function normaliseText(s: string): string {
-  return s
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/ß/g, 'ss');
-}
-
-/** Letters/digits runs; CJK and other scripts without spaces fall back to character n-grams. */
-function tokens(s: string): string[] {
-  return normaliseText(s).match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
-/** A crude English suffix stripper, so word forms share a feature ("margins" ~ "margin"). */
-export function lightStem(w: string): string {
-  if (w.length <= 4) return w;
-  for (const suf of [
-    'ations',
-    'ation',
-    'ings',
-    'ing',
-    'edly',
-    'ies',
-    'ied',
-    'ers',
-    'er',
-    'ed',
-    'es',
-    'ly',
-    's',
-  ]) {
-    if (w.endsWith(suf) && w.length - suf.length >= 3) {
-      const base = w.slice(0, -suf.length);
-      return suf === 'ies' || suf === 'ied' ? `${base}y` : base;
-    }
-  }
-  return w;
 }
 
 export interface LocalHashingEmbedderOptions {
@@ -122,7 +83,8 @@ export class LocalHashingEmbedder implements Embedder {
   embed(text: string): number[] {
     const features = new Map<string, number>();
     const add = (f: string, w: number) => features.set(f, (features.get(f) ?? 0) + w);
-    const words = tokens(text);
+    // Letters/digits runs; CJK and other scripts without spaces fall back to character n-grams.
+    const words = wordsOf(text);
     let prev: string | undefined;
     for (const w of words) {
       const weight = STOP_WORDS.has(w) ? 0.1 : 1;

@@ -1,13 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { abbreviateStates, withoutDates } from '@docqa/common';
 import {
+  abbreviateStates,
   contentStems,
   qualifyingWords,
   queryTerms,
-  startsMidSentence,
   stem,
+  withoutDates,
   withoutInstructions,
-} from '@docqa/llm';
+} from '@docqa/text';
+import { startsMidSentence } from '@docqa/llm';
 import {
   nextChunkId,
   previousChunkId,

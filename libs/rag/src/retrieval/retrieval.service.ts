@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { questionScope } from '@docqa/text';
 import {
   ChatTurn,
   EMBEDDER,
   Embedder,
   estimateTokens,
-  questionScope,
   RERANKER,
   Reranker,
   REWRITER,

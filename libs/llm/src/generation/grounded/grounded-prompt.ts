@@ -1,6 +1,6 @@
 import type { ChatTurn, GenerateInput, Passage } from '../generation.port';
 import { segmentText } from '../local/segments';
-import { contentStems } from '../../analysis/terms';
+import { contentStems } from '@docqa/text';
 import { escapeMarkers } from '../local/text';
 
 /**

@@ -1,4 +1,4 @@
-import { contentStems } from '../../analysis/terms';
+import { contentStems } from '@docqa/text';
 
 /** Words of a local model answer read before any is released (LLM_OPENING_CHECK). */
 export const OPENING_CHECK_WORDS = 6;

@@ -24,7 +24,7 @@ import {
 } from '../grounded/grounded-prompt';
 import { LlamaRuntime } from './llama-runtime';
 import { TextChannel } from './serial-queue';
-import { questionScope } from '../../analysis/question-scope';
+import { questionScope } from '@docqa/text';
 
 /** Most documents a list or compare answer gives a sentence each. */
 const MAX_DOCUMENTS_PER_ANSWER = 6;

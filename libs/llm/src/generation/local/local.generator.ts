@@ -19,8 +19,7 @@ import {
 } from './passage-context';
 import { endsSentence, segmentText, startsMidSentence } from './segments';
 import { escapeMarkers } from './text';
-import { questionScope } from '../../analysis/question-scope';
-import { words } from '../../analysis/terms';
+import { questionScope, words } from '@docqa/text';
 import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
 import { CODE, definitionFocus, hasEvidence, questionType, REFERS_BACK, scopeStems } from './question-type';
 import {

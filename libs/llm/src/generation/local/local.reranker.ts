@@ -1,7 +1,6 @@
 import { estimateTokens, LOCAL_MODELS, RerankInput, RerankResult, Reranker } from '../generation.port';
 import { hasEvidence, proseFactor, questionType } from './local.generator';
-import { dateTokens, withoutDates } from '@docqa/common';
-import { stem, STOP_WORDS, words } from '../../analysis/terms';
+import { dateTokens, stem, STOP_WORDS, withoutDates, words } from '@docqa/text';
 
 export interface LocalRerankerOptions {
   /** Width, in words, of the window in which query terms count as close together (default 30). */

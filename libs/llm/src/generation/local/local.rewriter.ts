@@ -6,7 +6,7 @@ import {
   RewriteResult,
   Rewriter,
 } from '../generation.port';
-import { stem, STOP_WORDS, words } from '../../analysis/terms';
+import { stem, STOP_WORDS, words } from '@docqa/text';
 import { isIdentifierLike, surfaceTokens } from './text';
 
 export interface LocalRewriterOptions {

@@ -1,5 +1,5 @@
 import { estimateTokens, LOCAL_MODELS, TitleInput, TitleResult, Titler } from '../generation.port';
-import { STOP_WORDS, words } from '../../analysis/terms';
+import { STOP_WORDS, words } from '@docqa/text';
 import { isIdentifierLike, surfaceTokens } from './text';
 
 /** Longest title in characters. */

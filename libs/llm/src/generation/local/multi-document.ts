@@ -1,5 +1,4 @@
-import { dateMentions } from '@docqa/common';
-import type { QuestionScope } from '../../analysis/question-scope';
+import { dateMentions, type QuestionScope } from '@docqa/text';
 import type { Candidate } from './local.generator';
 import { escapeMarkers } from './text';
 

@@ -1,6 +1,5 @@
-import { abbreviateStates, dateTokens, withoutDates } from '@docqa/common';
+import { abbreviateStates, contentStems, dateTokens, withoutDates } from '@docqa/text';
 import type { Passage } from '../generation.port';
-import { contentStems } from '../../analysis/terms';
 
 /**
  * What the extractive answerer knows of a passage's document. Twenty reports of one template

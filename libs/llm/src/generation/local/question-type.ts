@@ -1,4 +1,4 @@
-import { stem, STOP_WORDS, words } from '../../analysis/terms';
+import { stem, STOP_WORDS, words } from '@docqa/text';
 
 /** What a question asks for, from its wording: it decides which sentences look like an answer. */
 export type QuestionType = 'howto' | 'numeric' | 'definition' | 'why' | 'other';

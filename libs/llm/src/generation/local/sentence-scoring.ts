@@ -1,6 +1,6 @@
 import type { Passage } from '../generation.port';
 import { queryStems } from './passage-context';
-import { derivedForms, STOP_WORDS, words } from '../../analysis/terms';
+import { derivedForms, STOP_WORDS, words } from '@docqa/text';
 
 /** Weight of scope terms relative to the other query terms. */
 const SCOPE_WEIGHT = 0.3;

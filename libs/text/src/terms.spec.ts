@@ -1,4 +1,19 @@
-import { derivedForms, stem } from './terms';
+import { derivedForms, lightStem, normaliseText, stem } from './terms';
+
+describe('normaliseText', () => {
+  it('normalises case, accents and unicode', () => {
+    expect(normaliseText('Größe CAFÉ ﬁle')).toBe('grosse cafe file');
+  });
+});
+
+describe('lightStem', () => {
+  it('strips common English suffixes', () => {
+    expect(lightStem('margins')).toBe('margin');
+    expect(lightStem('settings')).toBe('sett');
+    expect(lightStem('libraries')).toBe('library');
+    expect(lightStem('run')).toBe('run');
+  });
+});
 
 describe('derivedForms', () => {
   it('relates a stem to the stem plus a derivational ending, either way round', () => {

@@ -1,9 +1,42 @@
-import { lightStem, normaliseText } from '../embeddings/local-hashing.embedder';
-
 /**
- * Term analysis shared by the ask pipeline (libs/rag: what a question is about, uncovered topics)
- * and the local models (generator, rewriter, reranker, titler).
+ * Term analysis shared by the ask pipeline (libs/rag: what a question is about, uncovered topics),
+ * the local models (generator, rewriter, reranker, titler) and the local hashing embedder.
  */
+
+/** Lowercase, compatibility-normalised, accents removed: "Größe" -> "grosse", "café" -> "cafe". */
+export function normaliseText(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss');
+}
+
+/** A crude English suffix stripper, so word forms share a feature ("margins" ~ "margin"). */
+export function lightStem(w: string): string {
+  if (w.length <= 4) return w;
+  for (const suf of [
+    'ations',
+    'ation',
+    'ings',
+    'ing',
+    'edly',
+    'ies',
+    'ied',
+    'ers',
+    'er',
+    'ed',
+    'es',
+    'ly',
+    's',
+  ]) {
+    if (w.endsWith(suf) && w.length - suf.length >= 3) {
+      const base = w.slice(0, -suf.length);
+      return suf === 'ies' || suf === 'ied' ? `${base}y` : base;
+    }
+  }
+  return w;
+}
 
 /**
  * Words that carry no subject in a question or a sentence. Question words are included: a
