@@ -82,7 +82,7 @@ export class DirectoryUploadStore implements UploadStore {
     }
   }
 
-  async put(o: SourceOwner, fileName: string, localPath: string): Promise<void> {
+  async put(o: SourceOwner, fileName: string, localPath: string, _sizeBytes?: number): Promise<void> {
     const dir = this.docsetDir(o);
     await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
     const target = path.join(dir, fileName);
