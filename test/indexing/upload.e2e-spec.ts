@@ -1,10 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as tls from 'node:tls';
 import type { TestApp } from '../support/app';
 import { minimalPdf } from '../support/pdf';
 import { createKey, setPlan } from '../chatbot/support';
 import { documents, newAccount, paths, runRow, startIndexingApp, waitFor } from './support';
-import { filesUnder, runCount, storeDir, upload, UPLOAD } from './upload-support';
+import { filesUnder, formData, runCount, storeDir, upload, UPLOAD } from './upload-support';
+import { eventually } from '../support/wait';
 
 const MAX_FILES = 3;
 const MAX_FILE_BYTES = 64 * 1024;
@@ -232,6 +234,31 @@ describe('upload: POST /index/upload into the embedded upload store', () => {
       expect(res.status).toBe(403);
       expect(res.body.errorCode).toBe('FORBIDDEN');
     });
+  });
+
+  it('a client that goes away mid-file leaves nothing stored or staged, and no run', async () => {
+    const runsBefore = await runCount(app, a.accountId);
+    const { body, contentType } = formData(
+      [['docSetName', 'aborted']],
+      [{ name: 'half.txt', data: 'x'.repeat(MAX_FILE_BYTES - 10) }],
+    );
+    const socket = tls.connect({
+      host: 'localhost',
+      port: app.api.httpsPort,
+      ca: fs.readFileSync(app.api.tls.caFile),
+    });
+    await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
+    socket.write(
+      `POST ${UPLOAD} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${a.token}\r\n` +
+        `Content-Type: ${contentType}\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    socket.write(body.subarray(0, body.length - 20_000));
+    const staging = path.join(uploadsRoot(), '.staging');
+    await eventually(async () => (filesUnder(staging).length === 1 ? true : undefined), 10_000);
+    socket.destroy();
+    await eventually(async () => (filesUnder(staging).length === 0 ? true : undefined), 10_000);
+    expect(fs.existsSync(storeDir(app, a.accountId, 'aborted'))).toBe(false);
+    expect(await runCount(app, a.accountId)).toBe(runsBefore);
   });
 
   it('409 while a run of the docset is open, and nothing of that request is stored', async () => {

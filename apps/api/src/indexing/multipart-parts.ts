@@ -59,6 +59,11 @@ export async function* multipartParts(
   );
   bb.on('close', () => push('end'));
   bb.on('error', () => push(DomainError.validation('body', 'The multipart/form-data body is malformed')));
+  // A client that goes away mid-body: the file being staged fails, so nothing is kept.
+  const onClose = () => {
+    if (!req.complete) bb.destroy(new Error('The request was aborted'));
+  };
+  req.once('close', onClose);
   req.pipe(bb);
   try {
     for (;;) {
@@ -69,6 +74,7 @@ export async function* multipartParts(
       yield item;
     }
   } finally {
+    req.off('close', onClose);
     req.unpipe(bb);
     for (const item of queue) if (typeof item === 'object' && 'stream' in item) item.stream.resume();
     // Read and drop the rest of the body: the response can then be sent on this connection.
