@@ -315,4 +315,12 @@ describe('upload: POST /index/upload into the embedded upload store', () => {
     expect(filesUnder(storeDir(app, b.accountId, docSetName))).toEqual(['cranes.pdf']);
     expect(filesUnder(storeDir(app, a.accountId, 'busy'))).toEqual(['one.pdf', 'two.pdf']);
   });
+
+  it("deleting a user deletes their personal account's uploaded files, and only those", async () => {
+    expect(filesUnder(path.join(uploadsRoot(), String(b.accountId)))).not.toEqual([]);
+    const res = await app.client.delete('/api/v1/me', undefined, { token: b.token });
+    expect(res.status).toBe(200);
+    expect(fs.existsSync(path.join(uploadsRoot(), String(b.accountId)))).toBe(false);
+    expect(filesUnder(storeDir(app, a.accountId, 'busy'))).toEqual(['one.pdf', 'two.pdf']);
+  });
 });
