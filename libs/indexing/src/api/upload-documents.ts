@@ -54,6 +54,11 @@ export class UploadDocuments {
     parts: AsyncIterable<UploadPart>,
     allowed: (docSetName: string) => boolean,
   ): Promise<IndexAck> {
+    if (!this.uploads.enabled)
+      throw new DomainError(
+        ErrorCode.CAPABILITY_DISABLED,
+        'Uploads are not available: the operator has not configured an upload bucket (UPLOAD_S3_BUCKET)',
+      );
     const staging = await this.uploads.openStaging();
     try {
       const { docSetName, files } = await this.receive(accountId, parts, staging, allowed);

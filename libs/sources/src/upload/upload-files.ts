@@ -25,6 +25,14 @@ export class UploadFiles implements OnModuleInit, OnModuleDestroy {
       : new DirectoryUploadStore(root);
   }
 
+  /**
+   * Production runs API replicas and workers as separate processes, each with its own DATA_DIR:
+   * there the directory store would lose files between them, so uploads need UPLOAD_S3_BUCKET.
+   */
+  get enabled(): boolean {
+    return this.store.kind === 's3' || this.cfg.nodeEnv !== 'production';
+  }
+
   get limits(): { maxFiles: number; maxFileBytes: number } {
     return { maxFiles: this.cfg.uploadMaxFiles, maxFileBytes: this.cfg.uploadMaxFileBytes };
   }
