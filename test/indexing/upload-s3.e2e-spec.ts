@@ -87,3 +87,37 @@ describe('upload: the S3-backed upload store (UPLOAD_S3_BUCKET)', () => {
     expect(await keys()).toEqual([`${b.accountId}/${docset}/notes.txt`]);
   });
 });
+
+describe('upload: an unreachable upload bucket', () => {
+  let app: TestApp;
+  const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+
+  beforeAll(async () => {
+    process.env.AWS_ACCESS_KEY_ID = S3_KEYS.accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY = S3_KEYS.secretAccessKey;
+    app = await startIndexingApp({ env: { UPLOAD_S3_BUCKET: 'docqa-no-such-bucket' } });
+  }, 300_000);
+  afterAll(async () => {
+    await app?.close();
+    process.env.AWS_ACCESS_KEY_ID = saved.id;
+    process.env.AWS_SECRET_ACCESS_KEY = saved.secret;
+  });
+
+  it('answers 503, closes the run FAILED and leaves the docset free for the next upload', async () => {
+    const a = await newAccount(app);
+    const res = await upload(app, a.token, 'ferries', [{ name: 'guide.pdf', data: GUIDE }]);
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({
+      message: 'The upload store is unavailable; try again later',
+      errorCode: 'DEPENDENCY_UNAVAILABLE',
+    });
+    const summary = await app.client.get(paths.summary, { token: a.token });
+    expect(summary.body.docSets[0].lastRun).toMatchObject({ status: 'FAILED' });
+    expect(summary.body.docSets[0].isIndexing).toBe(false);
+    expect(await documents(app, a.accountId, 'ferries')).toEqual([]);
+    expect(filesUnder(path.join(app.dataDir, 'uploads'))).toEqual([]);
+    // not 409: the failed run does not hold the docset
+    expect((await upload(app, a.token, 'ferries', [{ name: 'guide.pdf', data: GUIDE }])).status).toBe(503);
+    expect(app.logs()).not.toContain(S3_KEYS.secretAccessKey);
+  });
+});
