@@ -23,6 +23,7 @@ export interface DocumentRecord extends DocumentListRow {
 
 /** Where a served document's original file is: its source and the run (credentials) that indexed it. */
 export interface ServedDocumentSource {
+  docSetName: string;
   fileName: string;
   sourceType: SourceType;
   sourceId: string;
@@ -94,7 +95,7 @@ export class DocumentCatalog {
   /** The source of the account's document, while it is served (a citation's file link); else null. */
   async servedDocumentSource(accountId: number, documentId: string): Promise<ServedDocumentSource | null> {
     const rows: ServedDocumentSource[] = await this.ds.query(
-      `SELECT d.file_name AS "fileName", d.source_type AS "sourceType", d.source_id AS "sourceId",
+      `SELECT d.docset_name AS "docSetName", d.file_name AS "fileName", d.source_type AS "sourceType", d.source_id AS "sourceId",
               r.id AS "runId", r.credentials_enc AS "credentialsEnc"
          FROM documents d
          LEFT JOIN index_runs r ON r.id = d.last_run_id AND r.account_id = d.account_id

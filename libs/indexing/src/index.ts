@@ -8,6 +8,7 @@ export * from './api/delete-docsets';
 export * from './api/indexing-status';
 export * from './api/retry-document';
 export * from './api/start-indexing';
+export * from './api/upload-documents';
 export * from './activities/docset-indexing.activities';
 export * from './activities/document-indexing.activities';
 export * from './chunking/chunker';

@@ -12,6 +12,7 @@ import { RetryDocument } from './api/retry-document';
 import { RunLauncher } from './api/run-launcher';
 import { StaleRunRecovery } from './api/stale-run.recovery';
 import { StartIndexing } from './api/start-indexing';
+import { UploadDocuments } from './api/upload-documents';
 import { DocumentExtractor } from './extraction/extractor';
 import { PdfExtractor } from './extraction/pdf-extractor';
 import { DocumentPreparer } from './chunking/document-preparer';
@@ -34,6 +35,7 @@ const INDEXING_USE_CASES = [
   RetryDocument,
   DeleteDocsets,
   IndexingStatus,
+  UploadDocuments,
 ];
 
 /**

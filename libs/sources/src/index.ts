@@ -14,3 +14,8 @@ export * from './gdrive/gdrive.connector';
 export * from './sync/source-sync';
 export * from './sources.module';
 export * from './source-link';
+export * from './upload/upload-names';
+export * from './upload/upload-store.port';
+export * from './upload/upload-staging';
+export * from './upload/upload-files';
+export * from './upload/upload.connector';

@@ -3,6 +3,12 @@ import { SOURCE_FAILURE, type SourceErrorKind } from '@docqa/workflow-contract';
 import type { SourceType } from '@docqa/db';
 import type { SourceMetadata } from './incremental-source';
 
+/** Whose files a source serves: the authenticated account and the docset of the request or run. */
+export interface SourceOwner {
+  accountId: number;
+  docSetName: string;
+}
+
 /** One file in a source listing. */
 export interface SourceObject {
   /** Stable id across runs, unique within the source type: `s3://bucket/key`, a Graph item id, ... */
@@ -37,9 +43,11 @@ export interface SourceConnector<C = unknown> {
   readonly sourceType: SourceType;
   /**
    * Validates the request's `credentials` (undefined when omitted). Throws DomainError 400 for
-   * malformed input, including fields that try to choose an endpoint or host.
+   * malformed input, including fields that try to choose an endpoint or host. `owner` is the
+   * account and docset of the request or run, never taken from `raw` (the upload store is scoped
+   * by it; the other sources ignore it).
    */
-  parseCredentials(raw: unknown): C;
+  parseCredentials(raw: unknown, owner: SourceOwner): C;
   /**
    * Prefix of the `sourceId`s this listing covers (for S3 `s3://bucket/prefix`). A run removes
    * only documents inside its scope that the listing no longer returns.

@@ -1,3 +1,4 @@
+import { SOURCE_TYPES } from '@docqa/db';
 import { applyDecorators } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -161,7 +162,7 @@ export class CitationDto {
   fileName!: string;
   @ApiProperty({ description: '1-based physical page number.', example: '1' })
   pageNumber!: string;
-  @ApiProperty({ enum: ['S3', 'SHAREPOINT', 'GOOGLEDRIVE'] })
+  @ApiProperty({ enum: SOURCE_TYPES })
   sourceType!: string;
   @ApiProperty({ type: SourceMetadataDto })
   sourceMetadata!: SourceMetadataDto;

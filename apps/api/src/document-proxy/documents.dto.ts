@@ -1,3 +1,4 @@
+import { SOURCE_TYPES } from '@docqa/db';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
@@ -60,7 +61,10 @@ export class DocumentDto {
   fileName!: string;
   @ApiProperty({ example: 'manuals' })
   docSetName!: string;
-  @ApiProperty({ enum: ['S3', 'SHAREPOINT', 'GOOGLEDRIVE'], description: 'Source type of the document.' })
+  @ApiProperty({
+    enum: SOURCE_TYPES,
+    description: 'Source type of the document (UPLOAD: an extension, files sent to POST /index/upload).',
+  })
   source!: string;
   @ApiProperty({ enum: ['PENDING', 'INDEXING', 'COMPLETE', 'ERROR', 'CANCELLED'] })
   indexingStatus!: string;
@@ -118,7 +122,7 @@ export class FileTypeCountDto {
 }
 
 export class SourceCountDto {
-  @ApiProperty({ enum: ['S3', 'SHAREPOINT', 'GOOGLEDRIVE'] })
+  @ApiProperty({ enum: SOURCE_TYPES })
   sourceType!: string;
   @ApiProperty()
   documentCount!: number;

@@ -61,7 +61,12 @@ export class SourceRequestDto {
   @IsDocsetName()
   docSetName: string;
 
-  @ApiPropertyOptional({ enum: SOURCE_TYPES, default: 'S3' })
+  @ApiPropertyOptional({
+    enum: SOURCE_TYPES,
+    default: 'S3',
+    description:
+      'UPLOAD (extension): re-read the files uploaded to the docset (POST /index/upload); no credentials.',
+  })
   @IsOptional()
   @IsIn(SOURCE_TYPES)
   sourceType?: SourceType;

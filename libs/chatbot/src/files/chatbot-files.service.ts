@@ -96,7 +96,7 @@ export class ChatbotFilesService {
       const raw =
         row.credentialsEnc && row.runId ? this.cipher.decrypt(row.credentialsEnc, row.runId) : undefined;
       ({ data } = await connector.download(
-        connector.parseCredentials(raw),
+        connector.parseCredentials(raw, { accountId: claims.accountId, docSetName: row.docSetName }),
         row.sourceId,
         this.cfg.indexingMaxFileBytes,
       ));

@@ -44,6 +44,9 @@ export interface AppConfig {
   s3Region: string;
   s3ForcePathStyle: boolean;
   s3Bucket?: string;
+  uploadS3Bucket?: string;
+  uploadMaxFiles: number;
+  uploadMaxFileBytes: number;
   /** Unset: indexingWindow() picks by search engine. */
   indexingConcurrency?: number;
   indexingChildrenPerRun: number;

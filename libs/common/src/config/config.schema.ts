@@ -189,6 +189,25 @@ export const CONFIG_VARIABLES = [
     description: 'Bucket the server may read without request credentials (server-configured bucket access).',
   },
   {
+    name: 'UPLOAD_S3_BUCKET',
+    kind: 'string',
+    description:
+      "Bucket of the upload store (POST /index/upload), reached with the S3_* settings and the server's own AWS identity; keys start with the account id. Unset: files are kept under DATA_DIR/uploads (not in production, where API and workers do not share a data directory: uploads answer 503 without a bucket).",
+  },
+  {
+    name: 'UPLOAD_MAX_FILES',
+    kind: 'int',
+    default: '100',
+    description: 'Files one upload request may carry; more gets 413 and nothing is stored.',
+  },
+  {
+    name: 'UPLOAD_MAX_FILE_BYTES',
+    kind: 'int',
+    default: '104857600',
+    description:
+      'Largest uploaded file; a larger one gets 413 and nothing of the request is stored. Files above INDEXING_MAX_FILE_BYTES would be stored but end ERROR, so keep it at most that.',
+  },
+  {
     name: 'INDEXING_CONCURRENCY',
     kind: 'int',
     description:

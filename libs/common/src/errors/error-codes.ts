@@ -11,6 +11,7 @@ export enum ErrorCode {
   CONFLICT = 'CONFLICT',
   INDEXING_IN_PROGRESS = 'INDEXING_IN_PROGRESS',
   PAYLOAD_TOO_LARGE = 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE = 'UNSUPPORTED_MEDIA_TYPE',
   UNPROCESSABLE = 'UNPROCESSABLE',
   OTP_REQUIRED = 'OTP_REQUIRED',
   SOURCE_UNREACHABLE = 'SOURCE_UNREACHABLE',
@@ -40,6 +41,8 @@ export function statusOf(code: ErrorCode): number {
       return 409;
     case ErrorCode.PAYLOAD_TOO_LARGE:
       return 413;
+    case ErrorCode.UNSUPPORTED_MEDIA_TYPE:
+      return 415;
     case ErrorCode.UNPROCESSABLE:
     case ErrorCode.OTP_REQUIRED:
     case ErrorCode.SOURCE_UNREACHABLE:

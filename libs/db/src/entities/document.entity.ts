@@ -2,7 +2,8 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } fro
 
 export const DOCUMENT_STATUSES = ['PENDING', 'INDEXING', 'COMPLETE', 'ERROR', 'CANCELLED'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
-export const SOURCE_TYPES = ['S3', 'SHAREPOINT', 'GOOGLEDRIVE'] as const;
+/** `UPLOAD` (an extension): files uploaded with POST /index/upload into the account's upload store. */
+export const SOURCE_TYPES = ['S3', 'SHAREPOINT', 'GOOGLEDRIVE', 'UPLOAD'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
 @Entity('documents')

@@ -6,7 +6,8 @@ import { RunSync1764200000000 } from './1764200000000-run-sync';
 import { EmbeddingSpace1764350000000 } from './1764350000000-embedding-space';
 import { ServedChunks1764400000000 } from './1764400000000-served-chunks';
 import { DocumentTitle1764500000000 } from './1764500000000-document-title';
-import { DocumentFiling1764600000000 } from './1764600000000-document-filing';
+import { UploadSource1764600000000 } from './1764600000000-upload-source';
+import { DocumentFiling1764700000000 } from './1764700000000-document-filing';
 
 /** Every migration, in order. New migrations are appended here. */
 export const MIGRATIONS = [
@@ -18,5 +19,6 @@ export const MIGRATIONS = [
   EmbeddingSpace1764350000000,
   ServedChunks1764400000000,
   DocumentTitle1764500000000,
-  DocumentFiling1764600000000,
+  UploadSource1764600000000,
+  DocumentFiling1764700000000,
 ];

@@ -44,7 +44,10 @@ export class CheckSource {
 
   async check(accountId: number, cmd: CheckSourceCommand): Promise<SourceCheckResult> {
     const connector = this.connectors.get(cmd.sourceType);
-    const credentials = connector.parseCredentials(cmd.credentials);
+    const credentials = connector.parseCredentials(cmd.credentials, {
+      accountId,
+      docSetName: cmd.docSetName,
+    });
     const types = new Set<string>(cmd.targetIndexTypes?.length ? cmd.targetIndexTypes : INDEXABLE_FILE_TYPES);
     const found = await this.countSupported(connector, credentials, types);
     const existingDocumentCount = await this.docsets.documentCount(accountId, cmd.docSetName);

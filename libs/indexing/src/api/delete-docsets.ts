@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DocsetCatalog } from '@docqa/catalog';
 import { DomainError } from '@docqa/common';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
+import { UploadFiles } from '@docqa/sources';
 import { DocumentLifecycleStore } from '../persistence/document-lifecycle.store';
 import { RunRow, RunStore } from '../persistence/run.store';
 import { IndexingWorkflowClient } from './indexing-workflow.client';
@@ -9,7 +10,7 @@ import { IndexingWorkflowClient } from './indexing-workflow.client';
 /**
  * DELETE /index/docsets, and the same clean-up for a whole account before it is deleted: stop the
  * open runs (waiting for them), then remove chunks from the search index, then documents, pages
- * and runs.
+ * and runs, then the files uploaded to those docsets (the upload store).
  */
 @Injectable()
 export class DeleteDocsets {
@@ -21,6 +22,7 @@ export class DeleteDocsets {
     private readonly lifecycle: DocumentLifecycleStore,
     private readonly workflows: IndexingWorkflowClient,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
+    private readonly uploads: UploadFiles,
   ) {}
 
   /** Cancels open runs, then deletes the docsets' chunks, documents, pages and runs. */
@@ -35,6 +37,7 @@ export class DeleteDocsets {
     await this.stopRuns(await this.runs.openRunsOfAccount(accountId, unique));
     for (const name of unique) await this.search.deleteByDocSet(accountId, name);
     const deletedDocumentCount = await this.lifecycle.deleteDocsets(accountId, unique);
+    for (const docSetName of unique) await this.uploads.store.deleteDocset({ accountId, docSetName });
     this.logger.log({ accountId, docSets: unique.length, deletedDocumentCount }, 'docsets deleted');
     return { message: 'Docsets deleted', docSetNames: unique, deletedDocumentCount };
   }
@@ -45,6 +48,7 @@ export class DeleteDocsets {
     await this.search.deleteByAccount(accountId);
     const names = await this.docsets.knownDocsetNames(accountId, null);
     if (names.length) await this.lifecycle.deleteDocsets(accountId, names);
+    await this.uploads.store.deleteAccount(accountId);
   }
 
   private async stopRuns(runs: RunRow[]): Promise<void> {

@@ -40,15 +40,23 @@ export class RunLauncher {
 
   /**
    * `alsoInTransaction` runs in the transaction that inserts the row (a retry marks its document
-   * PENDING there). Returns a promise of the workflow's end (however it ends).
+   * PENDING there); `beforeStart` after it, while the row holds the docset and before the workflow
+   * lists the source (an upload stores its files there); if it fails the run is closed FAILED.
+   * Returns a promise of the workflow's end (however it ends).
    */
   async launch(
     accountId: number,
     docSetName: string,
     run: RunToLaunch,
     alsoInTransaction?: (m: EntityManager) => Promise<void>,
+    beforeStart?: () => Promise<void>,
   ): Promise<{ result: () => Promise<void> }> {
     await this.insertRun(accountId, docSetName, run, alsoInTransaction);
+    if (beforeStart)
+      await beforeStart().catch(async (err: unknown) => {
+        await this.runs.finishRun(run.id, 'FAILED', 'The run could not be started', {});
+        throw err;
+      });
     const outcome = await this.workflows.startDocsetRun({
       accountId,
       docSetName,

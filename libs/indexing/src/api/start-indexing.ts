@@ -26,7 +26,10 @@ export class StartIndexing {
 
   async start(accountId: number, cmd: IndexCommand): Promise<IndexAck | IndexSyncResult> {
     const connector = this.connectors.get(cmd.sourceType);
-    const credentials = connector.parseCredentials(cmd.credentials);
+    const credentials = connector.parseCredentials(cmd.credentials, {
+      accountId,
+      docSetName: cmd.docSetName,
+    });
     const fileTypes = cmd.targetIndexTypes?.length
       ? [...new Set(cmd.targetIndexTypes)]
       : [...INDEXABLE_FILE_TYPES];

@@ -23,6 +23,9 @@ export class RunCredentials {
         'The stored source credentials of this run cannot be decrypted',
       );
     }
-    return { connector, credentials: connector.parseCredentials(raw) };
+    return {
+      connector,
+      credentials: connector.parseCredentials(raw, { accountId: run.accountId, docSetName: run.docSetName }),
+    };
   }
 }

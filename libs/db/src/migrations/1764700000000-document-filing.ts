@@ -5,8 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * first pages at indexing time and shown in /documents/metadata. NULL for documents that are no
  * filing.
  */
-export class DocumentFiling1764600000000 implements MigrationInterface {
-  name = 'DocumentFiling1764600000000';
+export class DocumentFiling1764700000000 implements MigrationInterface {
+  name = 'DocumentFiling1764700000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE documents ADD COLUMN IF NOT EXISTS filing jsonb`);

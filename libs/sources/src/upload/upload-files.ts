@@ -1,0 +1,53 @@
+import * as path from 'node:path';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { DirectoryUploadStore } from './directory-upload-store';
+import { S3UploadStore } from './s3-upload-store';
+import { UploadStaging } from './upload-staging';
+import type { UploadStore } from './upload-store.port';
+
+/**
+ * The account upload store this deployment uses (UPLOAD_S3_BUCKET, else DATA_DIR/uploads), the
+ * staging folder of requests in flight (DATA_DIR/uploads/.staging, local to the API process) and
+ * the request limits.
+ */
+@Injectable()
+export class UploadFiles implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('UploadFiles');
+  readonly store: UploadStore;
+  private readonly stagingRoot: string;
+
+  constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {
+    const root = path.join(cfg.dataDir, 'uploads');
+    this.stagingRoot = path.join(root, '.staging');
+    this.store = cfg.uploadS3Bucket
+      ? new S3UploadStore(cfg.uploadS3Bucket, cfg)
+      : new DirectoryUploadStore(root);
+  }
+
+  /**
+   * Production runs API replicas and workers as separate processes, each with its own DATA_DIR:
+   * there the directory store would lose files between them, so uploads need UPLOAD_S3_BUCKET.
+   */
+  get enabled(): boolean {
+    return this.store.kind === 's3' || this.cfg.nodeEnv !== 'production';
+  }
+
+  get limits(): { maxFiles: number; maxFileBytes: number } {
+    return { maxFiles: this.cfg.uploadMaxFiles, maxFileBytes: this.cfg.uploadMaxFileBytes };
+  }
+
+  openStaging(): Promise<UploadStaging> {
+    return UploadStaging.open(this.stagingRoot);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await UploadStaging.sweep(this.stagingRoot).catch((err: unknown) =>
+      this.logger.warn({ errName: (err as Error)?.name }, 'could not sweep the upload staging folder'),
+    );
+  }
+
+  onModuleDestroy(): void {
+    if (this.store instanceof S3UploadStore) this.store.destroy();
+  }
+}
