@@ -17,6 +17,8 @@ const KINDS = {
 };
 /** The kind that installs each LOCAL_EMBEDDER model (libs/llm LOCAL_EMBEDDER_MODELS names the same). */
 const EMBEDDER_KINDS = { minilm: 'embedder', 'bge-small': 'bge-small' };
+/** LOCAL_EMBEDDER=auto's model: the same as DEFAULT_LOCAL_EMBEDDER in libs/llm (a unit test checks). */
+const DEFAULT_EMBEDDER = 'minilm';
 const DEFAULT_KINDS = ['embedder', 'bge-small'];
 
 class UsageError extends Error {}
@@ -69,4 +71,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { KINDS, DEFAULT_KINDS, EMBEDDER_KINDS, installModels, kindModule };
+module.exports = { KINDS, DEFAULT_KINDS, EMBEDDER_KINDS, DEFAULT_EMBEDDER, installModels, kindModule };

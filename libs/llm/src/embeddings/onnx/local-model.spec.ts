@@ -27,6 +27,8 @@ describe('where the runtime looks for what the first run installs', () => {
       expect(LOCAL_EMBEDDER_MODELS[model].name).toBe(kind.NAME);
     }
     expect(defaultLocalModelDir()).toBe(defaultLocalModelDir(undefined, DEFAULT_LOCAL_EMBEDDER));
+    // `npm start` installs the model LOCAL_EMBEDDER=auto runs
+    expect(models.DEFAULT_EMBEDDER).toBe(DEFAULT_LOCAL_EMBEDDER);
     // `npm run models:install` with no kind installs the default embedder
     expect(models.DEFAULT_KINDS).toContain(LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].installKind);
     expect(LOCAL_EMBEDDER_MODEL).toBe(embedderKind.NAME);
