@@ -20,7 +20,13 @@ export const LOCAL_EMBEDDER_MODELS = {
 } as const;
 export type LocalEmbedderModel = keyof typeof LOCAL_EMBEDDER_MODELS;
 
-/** The model LOCAL_EMBEDDER=auto runs (docs/models.md, docs/adr/0101-default-embedder.md). */
+/**
+ * The model LOCAL_EMBEDDER=auto runs: all-MiniLM-L6-v2. Measured 2026-12-04 against bge-small-en-v1.5
+ * (docs/adr/0101-default-embedder.md, docs/benchmarks/embedder.md): bge-small costs 3.9-4.0x the CPU
+ * per indexed chunk (int8) and was not better on the QA sets nobody tuned to (similar: right page
+ * cited 0.900 -> 0.867, one more unanswerable question answered); SciFact hybrid +0.004.
+ * scripts/models/index.js DEFAULT_EMBEDDER names the same model (a unit test checks).
+ */
 export const DEFAULT_LOCAL_EMBEDDER: LocalEmbedderModel = 'minilm';
 
 /** all-MiniLM-L6-v2, as scripts/models/embedder.js installs it (the test suites' embedder). */
