@@ -62,12 +62,20 @@ async function temporalCli(note) {
   return require('./setup/temporal-cli').install({ note });
 }
 
+/** The model kind of the local semantic embedder LOCAL_EMBEDDER names (`auto`: the default model). */
+function embedderKind() {
+  const models = require('./models');
+  const model =
+    env.LOCAL_EMBEDDER && env.LOCAL_EMBEDDER !== 'auto' ? env.LOCAL_EMBEDDER : models.DEFAULT_EMBEDDER;
+  return models.kindModule(models.EMBEDDER_KINDS[model] ?? models.EMBEDDER_KINDS[models.DEFAULT_EMBEDDER]);
+}
+
 /** The local semantic embedder, unless Cohere or the hashing embedder is configured. */
 async function embeddingModel(note) {
   if (env.COHERE_API_KEY) return 'not needed (COHERE_API_KEY is set)';
   if (env.LOCAL_EMBEDDER === 'hashing') return 'not needed (LOCAL_EMBEDDER=hashing)';
   if (env.LOCAL_EMBEDDER_MODEL_DIR) return 'using LOCAL_EMBEDDER_MODEL_DIR';
-  return require('./models').kindModule('embedder').install({ note });
+  return embedderKind().install({ note });
 }
 
 async function provision() {
@@ -84,10 +92,12 @@ async function provision() {
     throw new ProvisionError(err.message);
   }
   try {
-    await step('embedding model all-MiniLM-L6-v2', embeddingModel);
+    await step(embedderKind().title, embeddingModel);
   } catch (err) {
     const hint = err instanceof ProvisionError && err.hint ? err.hint : '';
-    if (env.LOCAL_EMBEDDER === 'minilm') throw new ProvisionError(err.message, hint);
+    // a named model must run (the app refuses to start without it); `auto` falls back
+    if (env.LOCAL_EMBEDDER && !['auto', 'hashing'].includes(env.LOCAL_EMBEDDER))
+      throw new ProvisionError(err.message, hint);
     console.log(
       `[setup] WARNING: continuing with the lexical hashing embedder: semantic search is off until the model is installed.\n` +
         (hint ? `[setup]   ${hint}\n` : '') +

@@ -1,12 +1,15 @@
-/* Embedder benchmark: throughput of the local embedder (all-MiniLM-L6-v2 through OnnxEmbedder, the
- * product's code path: tokenizer and onnxruntime in the inference thread) on real chunks of the
+/* Embedder benchmark: throughput of the local embedders (all-MiniLM-L6-v2 and bge-small-en-v1.5 through
+ * OnnxEmbedder, the product's code path: tokenizer and onnxruntime in the inference thread) on real chunks of the
  * dev corpus, variant against variant in interleaved rounds, with where the time goes and how far
  * each variant's vectors are from fp32's.
  *   npm run bench:embedder
  *   BENCH_VARIANTS=fp32:b8:t2,int8:b8:t2 BENCH_ROUNDS=3 npm run bench:embedder
  *   BENCH_SCIFACT=1 npm run bench:embedder        (also SciFact nDCG@10 per precision)
- * A variant is precision:bN:tN[:sN][:ungrouped] (batch size, intra-op threads per session,
- * sessions embedding batches at once (default 1), no length grouping).
+ *   BENCH_VARIANTS=minilm/int8:b2:t1:s2,bge-small/int8:b2:t1:s2 BENCH_SCIFACT_MODELS=minilm,bge-small ...
+ * A variant is [model/]precision:bN:tN[:sN][:ungrouped] (LOCAL_EMBEDDER model, default minilm; batch
+ * size, intra-op threads per session, sessions embedding batches at once (default 1), no length
+ * grouping). BENCH_SCIFACT_MODELS and BENCH_SCIFACT_PRECISIONS (default minilm; int8,fp32) pick the
+ * SciFact runs.
  * Writes bench/embedder/results.json and prints a Markdown table. */
 import { Tokenizer } from '@huggingface/tokenizers';
 import { createHash } from 'node:crypto';
@@ -15,13 +18,23 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { docqaCacheDir } from '@docqa/common';
 import { chunkPages } from '@docqa/indexing/chunking/chunker';
-import { defaultLocalModelDir, EmbedderPrecision, EmbedderStats, OnnxEmbedder } from '@docqa/llm';
+import {
+  defaultLocalModelDir,
+  EmbedderPrecision,
+  EmbedderStats,
+  LOCAL_EMBEDDER_MODELS,
+  LocalEmbedderModel,
+  OnnxEmbedder,
+} from '@docqa/llm';
 import { EmbeddedSearchIndex, SearchMode } from '@docqa/search';
 import { loadSciFact, ndcgAt } from '../search/corpus';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const SHARED = process.env.BENCH_SHARED ?? path.join(ROOT, '../shared');
-const MODEL_DIR = process.env.LOCAL_EMBEDDER_MODEL_DIR ?? defaultLocalModelDir();
+/** LOCAL_EMBEDDER_MODEL_DIR overrides the directory of every variant's model (one model then). */
+const modelDir = (model: LocalEmbedderModel) =>
+  process.env.LOCAL_EMBEDDER_MODEL_DIR ?? defaultLocalModelDir(undefined, model);
+const MODEL_DIR = modelDir('minilm');
 const VARIANTS = (
   process.env.BENCH_VARIANTS ?? 'fp32:b8:t2,int8:b8:t2,int8:b8:t2:ungrouped,int8:b16:t2,int8:b8:t1'
 )
@@ -34,6 +47,7 @@ const log = (s: string) => console.error(`[bench ${new Date().toISOString().slic
 
 interface Variant {
   name: string;
+  model: LocalEmbedderModel;
   precision: EmbedderPrecision;
   batchSize: number;
   threads: number;
@@ -42,7 +56,11 @@ interface Variant {
 }
 
 function parseVariant(name: string): Variant {
-  const [precision, b, t, ...flags] = name.split(':');
+  const slash = name.indexOf('/');
+  const model = (slash < 0 ? 'minilm' : name.slice(0, slash)) as LocalEmbedderModel;
+  if (!(model in LOCAL_EMBEDDER_MODELS))
+    throw new Error(`bad model in ${name} (${Object.keys(LOCAL_EMBEDDER_MODELS).join(', ')})`);
+  const [precision, b, t, ...flags] = name.slice(slash + 1).split(':');
   const sessions = flags.find((f) => /^s\d+$/.test(f));
   const unknown = flags.filter((f) => f !== sessions && f !== 'ungrouped');
   if (
@@ -54,6 +72,7 @@ function parseVariant(name: string): Variant {
     throw new Error(`bad variant ${name} (precision:bN:tN[:sN][:ungrouped])`);
   return {
     name,
+    model,
     precision,
     batchSize: Number(b.slice(1)),
     threads: Number(t.slice(1)),
@@ -174,9 +193,12 @@ function scifactSubset(sci: ReturnType<typeof loadSciFact>): ReturnType<typeof l
   return { ...sci, docs };
 }
 
-async function scifact(precision: EmbedderPrecision): Promise<Record<string, number>> {
+async function scifact(
+  model: LocalEmbedderModel,
+  precision: EmbedderPrecision,
+): Promise<Record<string, number>> {
   const sci = scifactSubset(loadSciFact(path.join(SHARED, 'benchmarks/scifact')));
-  const e = await OnnxEmbedder.load({ dir: MODEL_DIR, precision, threads: 2, batchSize: 8 });
+  const e = await OnnxEmbedder.load({ dir: modelDir(model), precision, threads: 2, batchSize: 8 });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bench-embedder-'));
   const index = new EmbeddedSearchIndex({ dir, space: e });
   try {
@@ -222,7 +244,9 @@ async function scifact(precision: EmbedderPrecision): Promise<Record<string, num
       }
       out[mode] = Math.round((sum / sci.queries.length) * 10_000) / 10_000;
     }
-    log(`scifact ${precision}: nDCG@10 ${JSON.stringify(out)}`);
+    log(
+      `scifact ${model} ${precision}: nDCG@10 ${JSON.stringify(out)} (load ${os.loadavg().map(r1).join(' ')})`,
+    );
     return out;
   } finally {
     await index.close();
@@ -259,7 +283,7 @@ async function main() {
   for (let round = 0; round < ROUNDS; round++) {
     for (const v of variants) {
       const e = await OnnxEmbedder.load({
-        dir: MODEL_DIR,
+        dir: modelDir(v.model),
         precision: v.precision,
         threads: v.threads,
         sessions: v.sessions,
@@ -281,10 +305,10 @@ async function main() {
     }
   }
 
-  // Distance to fp32: the first fp32 variant's vectors are the reference.
-  const ref = variants.find((v) => v.precision === 'fp32');
+  // Distance to fp32: the first fp32 variant of the same model is the reference.
   const table: Array<Record<string, unknown>> = [];
   for (const v of variants) {
+    const ref = variants.find((r) => r.precision === 'fp32' && r.model === v.model);
     for (const name of Object.keys(sets)) {
       const ms = runs[v.name][name];
       let minCos: number | undefined;
@@ -324,11 +348,20 @@ async function main() {
     const ndcg: Record<string, Record<string, number>> = {};
     results.scifactNdcg10 = ndcg;
     results.scifactDocs = Number(process.env.BENCH_SCIFACT_DOCS ?? 0) || 'all';
-    for (const precision of ['int8', 'fp32'] as EmbedderPrecision[]) {
-      ndcg[precision] = await scifact(precision);
-      results.loadAverage = { start: loadStart, end: load() };
-      write();
-    }
+    const models = (process.env.BENCH_SCIFACT_MODELS ?? 'minilm').split(',') as LocalEmbedderModel[];
+    const precisions = (process.env.BENCH_SCIFACT_PRECISIONS ?? 'int8,fp32').split(
+      ',',
+    ) as EmbedderPrecision[];
+    for (const precision of precisions)
+      for (const model of models) {
+        // the first model keeps the key it always had (`int8`, `fp32`): results files stay comparable
+        ndcg[model === models[0] && model === 'minilm' ? precision : `${model}/${precision}`] = await scifact(
+          model,
+          precision,
+        );
+        results.loadAverage = { start: loadStart, end: load() };
+        write();
+      }
   }
   write();
   log(`wrote ${out}`);

@@ -12,9 +12,9 @@ module.exports = async function globalSetup() {
   // What the embedded adapter does when it loads, done here in the real environment: Jest's
   // sandboxed process.env never reaches the engine's native code in the suites that embed it.
   configureLanceRuntime(process.env);
-  // The semantic embedder is the default local model: suites where retrieval quality matters run
-  // it for real. Installed once into ~/.cache/docqa (seconds when cached).
-  await installModels(['embedder'], { log: (l) => console.log(`\n${l}`) });
+  // The semantic embedders: suites where retrieval quality matters run MiniLM for real, and
+  // test/models runs bge-small-en-v1.5. Installed once into ~/.cache/docqa (seconds when cached).
+  await installModels(['embedder', 'bge-small'], { log: (l) => console.log(`\n${l}`) });
   require('./jemalloc').ensureInstalled();
   const started = {};
   globalThis.__DOCQA_INFRA__ = started;

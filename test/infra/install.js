@@ -6,5 +6,5 @@ require('./s3').ensureInstalled();
 require('./jemalloc').ensureInstalled();
 console.log('[infra] postgres, temporal, elasticsearch, the local S3 server and jemalloc are installed');
 require('../../scripts/models')
-  .installModels(['embedder'])
+  .installModels(['embedder', 'bge-small'])
   .catch(() => process.exit(1));

@@ -1,8 +1,9 @@
 /* Tuning variables that evaluations and benchmarks hand to the product they start, so a setting can
  * be measured against its default without editing the harness. */
 
-/** The local embedder's tuning (libs/common config: LOCAL_EMBEDDER_*). */
+/** The local embedder and its tuning (libs/common config: LOCAL_EMBEDDER*). */
 export const EMBEDDER_TUNING_VARS = [
+  'LOCAL_EMBEDDER',
   'LOCAL_EMBEDDER_PRECISION',
   'LOCAL_EMBEDDER_BATCH_SIZE',
   'LOCAL_EMBEDDER_SESSIONS',

@@ -3,6 +3,7 @@ export * from './embeddings/local-hashing.embedder';
 export * from './embeddings/cohere.embedder';
 export * from './embeddings/onnx/onnx.embedder';
 export * from './embeddings/onnx/local-model';
+export * from './embeddings/onnx/local-embedder.factory';
 export * from './embeddings/onnx/precision';
 export * from './cohere/cohere-client';
 export * from './cohere/cohere-retry';

@@ -2,7 +2,6 @@ import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } fro
 import {
   APP_CONFIG,
   AppConfig,
-  backgroundNice,
   ConfigError,
   docqaCacheDir,
   EMBEDDING_SPACE,
@@ -11,13 +10,7 @@ import {
 import { CohereConnection } from './cohere/cohere-client';
 import { CohereEmbedder } from './embeddings/cohere.embedder';
 import { Embedder, EMBEDDER } from './embeddings/embedder.port';
-import { LocalHashingEmbedder } from './embeddings/local-hashing.embedder';
-import {
-  defaultLocalModelDir,
-  LOCAL_EMBEDDER_INSTALL_HINT,
-  LocalModelMissingError,
-} from './embeddings/onnx/local-model';
-import { OnnxEmbedder } from './embeddings/onnx/onnx.embedder';
+import { loadLocalEmbedder } from './embeddings/onnx/local-embedder.factory';
 import { CohereGenerator } from './generation/cohere/cohere.generator';
 import { CohereReranker } from './generation/cohere/cohere.reranker';
 import { CohereRewriter } from './generation/cohere/cohere.rewriter';
@@ -64,8 +57,8 @@ const log = new Logger('LlmModule');
 
 /**
  * The embedder the configuration asks for: Cohere when COHERE_API_KEY is set, else the local one
- * (LOCAL_EMBEDDER): the MiniLM model when installed, the hashing embedder otherwise (`auto`, with
- * a warning) or on request (`hashing`). `minilm` refuses to start without the model.
+ * (LOCAL_EMBEDDER, loadLocalEmbedder): a semantic model when installed, the hashing embedder
+ * otherwise (`auto`, with a warning) or on request (`hashing`).
  */
 export async function createEmbedder(cfg: AppConfig): Promise<Embedder> {
   if (cfg.cohereApiKey) {
@@ -75,31 +68,7 @@ export async function createEmbedder(cfg: AppConfig): Promise<Embedder> {
       baseUrl: cfg.cohereBaseUrl,
     });
   }
-  if (cfg.localEmbedder === 'hashing') return new LocalHashingEmbedder();
-  const dir = cfg.localEmbedderModelDir ?? defaultLocalModelDir(docqaCacheDir(cfg.docqaCacheDir));
-  try {
-    return await OnnxEmbedder.load({
-      dir,
-      sessions: cfg.localEmbedderSessions,
-      threads: cfg.localEmbedderThreads,
-      batchSize: cfg.localEmbedderBatchSize,
-      precision: cfg.localEmbedderPrecision,
-      nice: backgroundNice(cfg),
-    });
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    if (cfg.localEmbedder === 'minilm') {
-      throw new ConfigError(`LOCAL_EMBEDDER=minilm: ${reason}. ${LOCAL_EMBEDDER_INSTALL_HINT}`);
-    }
-    // /version is public: the warning names no path; the log line has the details
-    const what =
-      err instanceof LocalModelMissingError
-        ? 'the local embedding model is not installed'
-        : 'the local embedding model could not be loaded';
-    const warning = `Semantic search is off: ${what}; the lexical hashing embedder stands in. ${LOCAL_EMBEDDER_INSTALL_HINT}`;
-    new Logger('LlmModule').warn(`${warning} (${reason})`);
-    return new LocalHashingEmbedder({ warning });
-  }
+  return loadLocalEmbedder(cfg);
 }
 
 @Injectable()

@@ -87,7 +87,7 @@ export interface AppConfig {
   llmFirstTokenTargetMs: number;
   llmEvidence: 'chosen' | 'retrieved';
   llmOpeningCheck: boolean;
-  localEmbedder: 'auto' | 'minilm' | 'hashing';
+  localEmbedder: 'auto' | 'minilm' | 'bge-small' | 'hashing';
   localEmbedderModelDir?: string;
   localEmbedderSessions: number;
   localEmbedderThreads: number;

@@ -464,16 +464,16 @@ export const CONFIG_VARIABLES = [
   {
     name: 'LOCAL_EMBEDDER',
     kind: 'enum',
-    values: ['auto', 'minilm', 'hashing'],
+    values: ['auto', 'minilm', 'bge-small', 'hashing'],
     default: 'auto',
     description:
-      'Embedder when COHERE_API_KEY is unset. `minilm`: the semantic all-MiniLM-L6-v2 model (`npm run models:install`; refuses to start without it). `hashing`: the lexical hashing embedder (no model). `auto`: MiniLM when installed, else hashing with a warning in the log and /version. Set it explicitly when api and worker run as separate processes. Changing the embedder starts a new index version: run `npm run cli -- reembed` (docs/models.md).',
+      'Embedder when COHERE_API_KEY is unset. `minilm`: the semantic all-MiniLM-L6-v2 model (`npm run models:install -- embedder`). `bge-small`: the semantic bge-small-en-v1.5 model (`npm run models:install -- bge-small`; queries get its retrieval instruction). Both refuse to start without their model. `hashing`: the lexical hashing embedder (no model). `auto`: the default model (docs/models.md) when installed, else the other installed one, else hashing with a warning in the log and /version. Set it explicitly when api and worker run as separate processes. Changing the embedder starts a new index version: run `npm run cli -- reembed` (docs/models.md).',
   },
   {
     name: 'LOCAL_EMBEDDER_MODEL_DIR',
     kind: 'path',
     description:
-      'Directory of the installed local embedding model (manifest.json, model.onnx, tokenizer.json). Unset: DOCQA_CACHE_DIR/models/all-MiniLM-L6-v2, where `npm run models:install` puts it.',
+      'Directory of the installed local embedding model (manifest.json, model.onnx, tokenizer.json). Unset: DOCQA_CACHE_DIR/models/<model name>, where `npm run models:install` puts it.',
   },
   {
     name: 'LOCAL_EMBEDDER_SESSIONS',
@@ -509,7 +509,7 @@ export const CONFIG_VARIABLES = [
     values: ['auto', 'fp32', 'int8'],
     default: 'auto',
     description:
-      'Graph of the local embedding model: `int8` (int8 weights, integer GEMMs: about 2x faster, retrieval quality within 0.005 nDCG@10 of fp32) or `fp32`. `auto`: int8 where the CPU has integer dot-product instructions (AVX-512 VNNI, AVX-VNNI, AMX, Arm dot product), else fp32 (docs/benchmarks/embedder.md). int8 is its own embedding space (`all-MiniLM-L6-v2-int8`): switching re-embeds (`npm run cli -- reembed`, docs/models.md).',
+      'Graph of the local embedding model: `int8` (int8 weights, integer GEMMs: about 2x faster, retrieval quality within 0.005 nDCG@10 of fp32) or `fp32`. `auto`: int8 where the CPU has integer dot-product instructions (AVX-512 VNNI, AVX-VNNI, AMX, Arm dot product), else fp32 (docs/benchmarks/embedder.md). int8 is its own embedding space (e.g. `all-MiniLM-L6-v2-int8`): switching re-embeds (`npm run cli -- reembed`, docs/models.md).',
   },
   {
     name: 'SSE_KEEPALIVE_MS',

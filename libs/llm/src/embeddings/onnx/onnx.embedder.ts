@@ -1,90 +1,11 @@
 import { Logger } from '@nestjs/common';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { DomainError, ErrorCode, LOWER_THREAD_PRIORITY_SOURCE } from '@docqa/common';
+import { DomainError, ErrorCode } from '@docqa/common';
 import type { Embedder, EmbedOptions } from '../embedder.port';
 import { LocalModelManifest, LocalModelMissingError, readLocalModel } from './local-model';
+import { THREAD_SOURCE } from './inference-thread';
 import { EmbedderPrecision, EmbedderPrecisionSetting, resolvePrecision } from './precision';
-
-/**
- * Code of the inference thread: the tokenizer (@huggingface/tokenizers) and the onnxruntime-node
- * session live here, because onnxruntime-node runs a session synchronously on the calling thread
- * (a batch of 8 chunks takes ~0.15 s on 2 cores), which would stall the event loop that serves the
- * API and heartbeats indexing activities. One message is one batch, padded to its longest text;
- * vectors come back as one Float32Array (transferred, not copied), with the batch's token counts
- * and how long tokenizing and inference took.
- */
-const THREAD_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const path = require('node:path');
-const ort = require(workerData.ortPath);
-const { Tokenizer } = require(workerData.tokenizersPath);
-const { dir, modelFile, maxTokens, threads } = workerData;
-// before the session, so that onnxruntime's threads inherit the priority
-${LOWER_THREAD_PRIORITY_SOURCE}
-// Longer texts are cut before tokenizing (256 tokens never need more); whitespace runs are one
-// separator to BERT's pre-tokenizer, so collapsing them first changes no token.
-const MAX_CHARS = 32768;
-let tok, sep, session;
-const ready = (async () => {
-  const read = (f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
-  tok = new Tokenizer(read('tokenizer.json'), read('tokenizer_config.json'));
-  sep = tok.encode('').ids.at(-1);
-  session = await ort.InferenceSession.create(path.join(dir, modelFile), {
-    intraOpNumThreads: threads,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-    // idle inference threads sleep instead of spinning: the machine also serves the API
-    extra: { session: { intra_op: { allow_spinning: '0' } } },
-  });
-})();
-function encode(text) {
-  const t = text.length > MAX_CHARS ? text.replace(/\\s+/g, ' ').slice(0, MAX_CHARS) : text;
-  const ids = tok.encode(t).ids;
-  return ids.length > maxTokens ? [...ids.slice(0, maxTokens - 1), sep] : ids;
-}
-parentPort.on('message', async ({ id, texts, close }) => {
-  if (close) {
-    // release the session, then end the thread on its own: terminating a thread that holds an
-    // onnxruntime session aborts the whole process
-    await ready.catch(() => undefined);
-    await session?.release().catch(() => undefined);
-    process.exit(0);
-  }
-  try {
-    await ready;
-    const t0 = performance.now();
-    const enc = texts.map(encode);
-    const B = enc.length;
-    const L = Math.max(...enc.map((e) => e.length));
-    const ids = new BigInt64Array(B * L);
-    const mask = new BigInt64Array(B * L);
-    enc.forEach((e, i) => e.forEach((v, j) => { ids[i * L + j] = BigInt(v); mask[i * L + j] = 1n; }));
-    const t = (a) => new ort.Tensor('int64', a, [B, L]);
-    const t1 = performance.now();
-    const out = await session.run(
-      { input_ids: t(ids), attention_mask: t(mask), token_type_ids: t(new BigInt64Array(B * L)) },
-      ['sentence_embedding'],
-    );
-    const vectors = new Float32Array(out.sentence_embedding.data);
-    const stats = {
-      tokens: enc.reduce((s, e) => s + e.length, 0),
-      paddedTokens: B * L,
-      tokenizeMs: t1 - t0,
-      inferMs: performance.now() - t1,
-    };
-    parentPort.postMessage({ id, ok: true, vectors, stats }, [vectors.buffer]);
-  } catch (err) {
-    parentPort.postMessage({ id, ok: false, message: String((err && err.message) || err).slice(0, 300) });
-  }
-});
-ready.then(
-  () => parentPort.postMessage({ ready: true }),
-  (err) => parentPort.postMessage({ ready: false, message: String((err && err.message) || err).slice(0, 300) }),
-);
-`;
 
 export interface OnnxEmbedderOptions {
   /** Model directory with manifest.json, model.onnx and tokenizer files (LOCAL_EMBEDDER_MODEL_DIR). */
@@ -179,17 +100,19 @@ type Reply =
   | { id: number; ok: false; message: string };
 
 /**
- * Local semantic embedder: a sentence-transformers model converted to ONNX by the project's own
- * converter (scripts/models/embedder), run with onnxruntime-node in `sessions` inference threads,
- * each with its own session and one batch at a time (on 2 cores, two sessions of one thread keep
- * the cores busy while the other thread tokenises and trades messages with this one: 1.2x one
- * session of two; docs/benchmarks/embedder.md), in fp32 or with int8 weights (`precision`). Texts
- * of all callers share one queue and go in batches of `batchSize`, so concurrent small documents
- * fill a batch together; a batch takes the oldest queued text and those closest to its length
- * (less padding). Queries jump ahead of queued document texts, so while indexing runs a question
- * waits for the first of the running batches to end, and each query is a batch of its own. Vectors are mean-pooled and L2-normalised in
- * the graph. Aborting a call rejects it at once; a batch already running finishes and its vectors
- * for that call are discarded.
+ * Local semantic embedder: a sentence-transformers model as ONNX (all-MiniLM-L6-v2 converted by the
+ * project's own converter, scripts/models/embedder; bge-small-en-v1.5 as published, scripts/models/
+ * bge-small.js), run with onnxruntime-node in `sessions` inference threads, each with its own
+ * session and one batch at a time (on 2 cores, two sessions of one thread keep the cores busy while
+ * the other thread tokenises and trades messages with this one: 1.2x one session of two;
+ * docs/benchmarks/embedder.md), in fp32 or with int8 weights (`precision`). Texts of all callers
+ * share one queue and go in batches of `batchSize`, so concurrent small documents fill a batch
+ * together; a batch takes the oldest queued text and those closest to its length (less padding).
+ * Queries jump ahead of queued document texts, so while indexing runs a question waits for the
+ * first of the running batches to end, and each query is a batch of its own; a query gets the
+ * model's `queryPrefix`. Vectors are L2-normalised, mean-pooled in MiniLM's graph or CLS-pooled in
+ * the inference thread (the manifest's `pooling`). Aborting a call rejects it at once; a batch
+ * already running finishes and its vectors for that call are discarded.
  */
 export class OnnxEmbedder implements Embedder {
   readonly modelName: string;
@@ -198,6 +121,8 @@ export class OnnxEmbedder implements Embedder {
   readonly batchSize: number;
   readonly precision: EmbedderPrecision;
   readonly manifest: LocalModelManifest;
+  /** Put before each query (the manifest's `queryPrefix`; empty for MiniLM). */
+  readonly queryPrefix: string;
   private readonly log = new Logger('OnnxEmbedder');
   private readonly slots: Slot[];
   private readonly queue: Item[] = [];
@@ -222,6 +147,7 @@ export class OnnxEmbedder implements Embedder {
     this.modelName =
       o.precision === 'int8' ? `${this.manifest.name}${INT8_SPACE_SUFFIX}` : this.manifest.name;
     this.dimensions = this.manifest.dimensions;
+    this.queryPrefix = this.manifest.queryPrefix ?? '';
     this.batchSize = o.batchSize;
     this.precision = o.precision;
     this.slots = Array.from({ length: o.sessions }, () => ({}));
@@ -270,9 +196,10 @@ export class OnnxEmbedder implements Embedder {
     return this.run(texts, false, o.signal);
   }
 
+  /** Queries get the model's instruction (bge); passages never do. */
   async embedQuery(text: string, o: EmbedOptions = {}): Promise<number[]> {
     o.signal?.throwIfAborted();
-    const [v] = await this.run([text], true, o.signal);
+    const [v] = await this.run([`${this.queryPrefix}${text}`], true, o.signal);
     return v;
   }
 
@@ -323,6 +250,7 @@ export class OnnxEmbedder implements Embedder {
           dir: this.o.dir,
           modelFile: this.modelFile,
           maxTokens: this.manifest.maxTokens,
+          pooling: this.manifest.pooling,
           threads: this.o.threads,
           nice: this.o.nice,
         },

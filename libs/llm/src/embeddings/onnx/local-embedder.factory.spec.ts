@@ -1,0 +1,57 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ConfigError, loadConfig } from '@docqa/common';
+import { LocalHashingEmbedder } from '../local-hashing.embedder';
+import { loadLocalEmbedder, localEmbedderCandidates } from './local-embedder.factory';
+import { DEFAULT_LOCAL_EMBEDDER, LOCAL_EMBEDDER_MODELS } from './local-model';
+
+const silent = { warn: jest.fn(), log: jest.fn() } as never;
+
+describe('choosing the local embedder (LOCAL_EMBEDDER)', () => {
+  it('tries the named model alone, the default model first under auto, none for hashing', () => {
+    expect(localEmbedderCandidates('bge-small')).toEqual(['bge-small']);
+    expect(localEmbedderCandidates('minilm')).toEqual(['minilm']);
+    expect(localEmbedderCandidates('hashing')).toEqual([]);
+    const auto = localEmbedderCandidates('auto');
+    expect(auto[0]).toBe(DEFAULT_LOCAL_EMBEDDER);
+    expect([...auto].sort()).toEqual(Object.keys(LOCAL_EMBEDDER_MODELS).sort());
+  });
+
+  describe('without any model installed', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-no-models-'));
+    const cfg = (LOCAL_EMBEDDER: string) =>
+      loadConfig({ NODE_ENV: 'test', DATA_DIR: dir, DOCQA_CACHE_DIR: dir, LOCAL_EMBEDDER });
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('auto stands in the hashing embedder with a warning naming how to install the default model', async () => {
+      const e = await loadLocalEmbedder(cfg('auto'), silent);
+      expect(e).toBeInstanceOf(LocalHashingEmbedder);
+      const kind = LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].installKind;
+      expect(e.warning).toContain(`npm run models:install -- ${kind}`);
+      expect(e.warning).not.toContain(dir); // /version is public: no paths
+    });
+
+    it.each(['minilm', 'bge-small'] as const)(
+      '%s refuses to start, saying how to install it',
+      async (model) => {
+        const kind = LOCAL_EMBEDDER_MODELS[model].installKind;
+        const p = loadLocalEmbedder(cfg(model), silent);
+        await expect(p).rejects.toThrow(ConfigError);
+        await expect(loadLocalEmbedder(cfg(model), silent)).rejects.toThrow(
+          new RegExp(`^LOCAL_EMBEDDER=${model}: .*not installed.*models:install -- ${kind}\\b`),
+        );
+      },
+    );
+
+    it('hashing needs no model', async () => {
+      expect(await loadLocalEmbedder(cfg('hashing'), silent)).toBeInstanceOf(LocalHashingEmbedder);
+    });
+  });
+
+  it('refuses an unknown LOCAL_EMBEDDER value at configuration time', () => {
+    expect(() => loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir(), LOCAL_EMBEDDER: 'bge' })).toThrow(
+      /LOCAL_EMBEDDER="bge" must be one of auto, minilm, bge-small, hashing/,
+    );
+  });
+});

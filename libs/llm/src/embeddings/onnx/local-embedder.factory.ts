@@ -1,0 +1,84 @@
+import { Logger } from '@nestjs/common';
+import { AppConfig, backgroundNice, ConfigError, docqaCacheDir } from '@docqa/common';
+import type { Embedder } from '../embedder.port';
+import { LocalHashingEmbedder } from '../local-hashing.embedder';
+import {
+  DEFAULT_LOCAL_EMBEDDER,
+  defaultLocalModelDir,
+  LOCAL_EMBEDDER_MODELS,
+  LocalEmbedderModel,
+  localEmbedderInstallHint,
+  LocalModelMissingError,
+} from './local-model';
+import { OnnxEmbedder } from './onnx.embedder';
+
+/** The models a LOCAL_EMBEDDER setting tries, in order: the named one, or (`auto`) the default first. */
+export function localEmbedderCandidates(setting: AppConfig['localEmbedder']): LocalEmbedderModel[] {
+  if (setting === 'hashing') return [];
+  if (setting !== 'auto') return [setting];
+  const others = (Object.keys(LOCAL_EMBEDDER_MODELS) as LocalEmbedderModel[]).filter(
+    (m) => m !== DEFAULT_LOCAL_EMBEDDER,
+  );
+  return [DEFAULT_LOCAL_EMBEDDER, ...others];
+}
+
+/**
+ * The local embedder LOCAL_EMBEDDER asks for. A named model (`minilm`, `bge-small`) loads or
+ * refuses to start (ConfigError with the install hint), also when LOCAL_EMBEDDER_MODEL_DIR holds
+ * another model. `auto` runs the default model when installed, else another installed one (logged),
+ * else the hashing embedder with a warning (log and /version).
+ */
+export async function loadLocalEmbedder(cfg: AppConfig, log = new Logger('LlmModule')): Promise<Embedder> {
+  if (cfg.localEmbedder === 'hashing') return new LocalHashingEmbedder();
+  const load = (dir: string) =>
+    OnnxEmbedder.load({
+      dir,
+      sessions: cfg.localEmbedderSessions,
+      threads: cfg.localEmbedderThreads,
+      batchSize: cfg.localEmbedderBatchSize,
+      precision: cfg.localEmbedderPrecision,
+      nice: backgroundNice(cfg),
+    });
+  const candidates = localEmbedderCandidates(cfg.localEmbedder);
+  const dirs: Array<{ model?: LocalEmbedderModel; dir: string }> = cfg.localEmbedderModelDir
+    ? [{ model: cfg.localEmbedder === 'auto' ? undefined : candidates[0], dir: cfg.localEmbedderModelDir }]
+    : candidates.map((model) => ({
+        model,
+        dir: defaultLocalModelDir(docqaCacheDir(cfg.docqaCacheDir), model),
+      }));
+  let failure: { err: unknown; model?: LocalEmbedderModel } | undefined;
+  for (const { model, dir } of dirs) {
+    try {
+      const e = await load(dir);
+      if (model && e.manifest.name !== LOCAL_EMBEDDER_MODELS[model].name) {
+        await e.close();
+        throw new LocalModelMissingError(
+          `${dir} holds ${e.manifest.name}, not ${LOCAL_EMBEDDER_MODELS[model].name}`,
+        );
+      }
+      if (cfg.localEmbedder === 'auto' && model && model !== DEFAULT_LOCAL_EMBEDDER)
+        log.warn(
+          `The default embedding model ${LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].name} is not installed; ` +
+            `running ${e.manifest.name}. ${localEmbedderInstallHint(DEFAULT_LOCAL_EMBEDDER)}`,
+        );
+      return e;
+    } catch (err) {
+      // the first failure is the one to report (the default model's, under auto)
+      failure ??= { err, model };
+      if (cfg.localEmbedder !== 'auto') break;
+    }
+  }
+  const err = failure?.err;
+  const reason = err instanceof Error ? err.message : String(err);
+  const hint = localEmbedderInstallHint(failure?.model ?? DEFAULT_LOCAL_EMBEDDER);
+  if (cfg.localEmbedder !== 'auto')
+    throw new ConfigError(`LOCAL_EMBEDDER=${cfg.localEmbedder}: ${reason}. ${hint}`);
+  // /version is public: the warning names no path; the log line has the details
+  const what =
+    err instanceof LocalModelMissingError
+      ? 'the local embedding model is not installed'
+      : 'the local embedding model could not be loaded';
+  const warning = `Semantic search is off: ${what}; the lexical hashing embedder stands in. ${hint}`;
+  log.warn(`${warning} (${reason})`);
+  return new LocalHashingEmbedder({ warning });
+}
