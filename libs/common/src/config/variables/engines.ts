@@ -1,0 +1,99 @@
+import type { ConfigVariable } from '../config.schema';
+
+/** Temporal, Elasticsearch and S3 endpoints, uploads. */
+export const ENGINES_VARIABLES = [
+  {
+    name: 'TEMPORAL_ADDRESS',
+    kind: 'string',
+    description:
+      'host:port of the Temporal frontend. Unset: `temporal server start-dev` is spawned with its SQLite file in DATA_DIR.',
+  },
+  {
+    name: 'TEMPORAL_NAMESPACE',
+    kind: 'string',
+    default: 'default',
+    description: 'Temporal namespace for workflows.',
+  },
+  {
+    name: 'TEMPORAL_CLI_PATH',
+    kind: 'path',
+    description:
+      'Path of the `temporal` CLI used for the embedded dev server. Unset: PATH, then ~/.cache/docqa/temporal/bin/temporal.',
+  },
+  {
+    name: 'TEMPORAL_DEV_PORT',
+    kind: 'port',
+    default: '7233',
+    description: 'Frontend port of the embedded Temporal dev server (only when TEMPORAL_ADDRESS is unset).',
+  },
+  {
+    name: 'TEMPORAL_UI_PORT',
+    kind: 'port',
+    default: '8233',
+    description: 'Port of the embedded Temporal Web UI.',
+  },
+  {
+    name: 'TEMPORAL_TASK_QUEUE',
+    kind: 'string',
+    default: 'docqa-indexing',
+    description: 'Task queue of the indexing workflows and activities.',
+  },
+  {
+    name: 'ELASTICSEARCH_URL',
+    kind: 'url',
+    secret: true,
+    description:
+      'URL of the Elasticsearch 8.x cluster. Unset: the embedded search engine in DATA_DIR/search.',
+  },
+  {
+    name: 'SEARCH_INDEX_PREFIX',
+    kind: 'string',
+    default: 'docqa-chunks',
+    description:
+      'Name of the Elasticsearch chunk alias and prefix of its versioned indices and templates (`<prefix>-v<n>-<embedder>-<dims>`).',
+  },
+  {
+    name: 'SEARCH_FUSION',
+    kind: 'enum',
+    values: ['convex', 'rrf'],
+    default: 'convex',
+    description:
+      "How hybrid search combines its BM25 and vector results: `convex` (each leg's scores min-max normalised over its candidates, then averaged with the embedder's vector weight) or `rrf` (reciprocal rank fusion, k = 60). convex ranked better on SciFact and on the dev questions on both engines (docs/benchmarks/search.md).",
+  },
+  {
+    name: 'S3_ENDPOINT',
+    kind: 'url',
+    description: 'S3 endpoint override (S3-compatible stores). Unset: AWS.',
+  },
+  { name: 'S3_REGION', kind: 'string', default: 'us-east-1', description: 'Default S3 region.' },
+  {
+    name: 'S3_FORCE_PATH_STYLE',
+    kind: 'bool',
+    default: 'false',
+    description: 'Use path-style S3 addressing (most S3-compatible stores need it).',
+  },
+  {
+    name: 'S3_BUCKET',
+    kind: 'string',
+    description: 'Bucket the server may read without request credentials (server-configured bucket access).',
+  },
+  {
+    name: 'UPLOAD_S3_BUCKET',
+    kind: 'string',
+    description:
+      "Bucket of the upload store (POST /index/upload), reached with the S3_* settings and the server's own AWS identity; keys start with the account id. Unset: files are kept under DATA_DIR/uploads (not in production, where API and workers do not share a data directory: uploads answer 503 without a bucket).",
+  },
+  {
+    name: 'UPLOAD_MAX_FILES',
+    kind: 'int',
+    default: '100',
+    description: 'Files one upload request may carry; more gets 413 and nothing is stored.',
+  },
+  {
+    name: 'UPLOAD_MAX_FILE_BYTES',
+    kind: 'int',
+    default: '104857600',
+    description:
+      'Largest uploaded file; a larger one gets 413 and nothing of the request is stored. Files above INDEXING_MAX_FILE_BYTES would be stored but end ERROR, so keep it at most that.',
+  },
+] as const satisfies readonly ConfigVariable[];

@@ -1,0 +1,212 @@
+import type { ConfigVariable } from '../config.schema';
+
+/** Answer providers and embedders: Cohere, OpenAI-compatible, the local model and embedder. */
+export const MODELS_VARIABLES = [
+  {
+    name: 'COHERE_API_KEY',
+    kind: 'string',
+    secret: true,
+    description:
+      'Cohere API key. Unset: the local provider (local embedder, see LOCAL_EMBEDDER; extractive answers).',
+  },
+  { name: 'COHERE_BASE_URL', kind: 'url', description: 'Cohere API base URL override.' },
+  {
+    name: 'COHERE_EMBED_MODEL',
+    kind: 'string',
+    default: 'embed-english-v3.0',
+    description:
+      'Cohere embedding model (used when COHERE_API_KEY is set). Changing it starts a new search index version; re-index documents afterwards.',
+  },
+  {
+    name: 'COHERE_CHAT_MODEL',
+    kind: 'string',
+    default: 'command-a-03-2025',
+    description:
+      'Cohere chat model for answers, query rewriting and titles (used when COHERE_API_KEY is set); `config.model` on /ask may pick another allowed model.',
+  },
+  {
+    name: 'COHERE_RERANK_MODEL',
+    kind: 'string',
+    description:
+      'Cohere rerank model (e.g. `rerank-v3.5`) applied to retrieved chunks before answering, when COHERE_API_KEY is set. Unset: no rerank.',
+  },
+  {
+    name: 'LOCAL_ANSWER_MIN_MARGIN',
+    kind: 'string',
+    default: '1.4',
+    description:
+      'Local provider: how much better the best answer sentence must score than the best sentence of another document the question names as much before the answer cites it; below it the answer says it found no clear answer (a close page of the same document is cited beside it instead). Lower answers more questions with less precise citations (see docs/evaluation.md). A number >= 1.',
+  },
+  {
+    name: 'LOCAL_RERANK_SEARCH_WEIGHT',
+    kind: 'string',
+    default: '1',
+    description:
+      "Local reranker (no Cohere rerank model): weight of the order hybrid search gave the candidates against the reranker's lexical order, fused by reciprocal rank (1: they count alike; 0: the lexical order alone). A number >= 0 (see docs/adr/0030).",
+  },
+  {
+    name: 'ANSWER_PROVIDER',
+    kind: 'enum',
+    values: ['auto', 'extractive', 'local-llm', 'openai', 'cohere'],
+    default: 'auto',
+    description:
+      'Model behind answers, query rewriting and titles. `auto`: Cohere when COHERE_API_KEY is set, else the OpenAI-compatible server when OPENAI_BASE_URL or OPENAI_API_KEY is set, else the embedded default (see docs/adr/0017). `extractive`: sentences lifted from the passages (no model). `local-llm`: the GGUF model at LLM_MODEL_PATH, run in the API process. `/ask` may still pick another configured provider with `config.model`.',
+  },
+  {
+    name: 'OPENAI_BASE_URL',
+    kind: 'url',
+    description:
+      'Base URL of an OpenAI-compatible chat completions API (vLLM, Ollama, llama.cpp server, LM Studio: e.g. `http://llm.internal:8000/v1`). Unset with OPENAI_API_KEY set: https://api.openai.com/v1.',
+  },
+  {
+    name: 'OPENAI_API_KEY',
+    kind: 'string',
+    secret: true,
+    description:
+      'API key sent as a bearer token to OPENAI_BASE_URL (any non-empty value for servers without keys).',
+  },
+  {
+    name: 'OPENAI_MODEL',
+    kind: 'string',
+    default: 'gpt-4o-mini',
+    description: 'Chat model name on the OpenAI-compatible server (answers, query rewriting, titles).',
+  },
+  {
+    name: 'OPENAI_TIMEOUT_MS',
+    kind: 'int',
+    default: '60000',
+    description:
+      'Time limit of one request to the OpenAI-compatible server (a streamed answer: until its last byte).',
+  },
+  {
+    name: 'OPENAI_MAX_ATTEMPTS',
+    kind: 'int',
+    default: '4',
+    description:
+      'Attempts of one request on 408/409/429/5xx and network errors, waiting as Retry-After says (else exponential backoff). A stream is only retried before it started.',
+  },
+  {
+    name: 'LLM_MODEL_PATH',
+    kind: 'path',
+    description:
+      'GGUF file of the local generative model (`local-llm`). Unset: DOCQA_CACHE_DIR/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf, where `npm run models:install -- llm` puts Qwen2.5-Coder-1.5B-Instruct Q4_K_M; any chat GGUF that llama.cpp runs may be named instead. A missing file answers 503 CAPABILITY_DISABLED for `local-llm` (never a 500).',
+  },
+  {
+    name: 'LLM_CONTEXT_SIZE',
+    kind: 'int',
+    default: '4096',
+    description: 'Context window (tokens) of the local generative model: prompt plus answer.',
+  },
+  {
+    name: 'LLM_THREADS',
+    kind: 'int',
+    description:
+      "CPU threads of the local generative model. Unset: one per CPU core it computes on (node-llama-cpp's own default, twice that, makes its threads spin-wait for each other: many times slower).",
+  },
+  {
+    name: 'LLM_FLASH_ATTENTION',
+    kind: 'bool',
+    default: 'true',
+    description:
+      "llama.cpp's flash attention in the local generative model: the prompt is read 1.18x faster on 2 cores (1,655 tokens; `node bench/llm/prefill.mjs`), which is most of the time to the first word of an answer (docs/benchmarks/ask.md).",
+  },
+  {
+    name: 'LLM_MAX_ANSWER_TOKENS',
+    kind: 'int',
+    default: '160',
+    description: 'Longest answer the local generative model writes, in tokens.',
+  },
+  {
+    name: 'LLM_TIMEOUT_MS',
+    kind: 'int',
+    default: '120000',
+    description:
+      'Time limit of one local model call, waiting in its queue included; past it the answer fails with 503 DEPENDENCY_UNAVAILABLE (an `error` event when streaming).',
+  },
+  {
+    name: 'LLM_MAX_QUEUE',
+    kind: 'int',
+    default: '16',
+    description:
+      'Local model calls that may wait for the one model context; one more is refused with 503 DEPENDENCY_UNAVAILABLE instead of queueing for minutes.',
+  },
+  {
+    name: 'PROMPT_TOKEN_BUDGET',
+    kind: 'int',
+    default: '1500',
+    description:
+      'Tokens of retrieved passages a generative answer prompt (local-llm, openai) may hold: passages are taken best first and the last one trimmed to its most relevant sentences. Prompt processing dominates answer time on CPUs (about 150 tokens/s on 2 cores).',
+  },
+  {
+    name: 'LLM_FIRST_TOKEN_TARGET_MS',
+    kind: 'int',
+    default: '12000',
+    description:
+      'Time the local generative model may spend reading an answer prompt before its first word: the passages are cut (below PROMPT_TOKEN_BUDGET) to what it reads in this time at the rate it read its earlier prompts in this process, so the first word comes on time on a slow or busy host. The first answer after loading uses PROMPT_TOKEN_BUDGET alone, as does a target longer than the budget takes to read (e.g. 600000).',
+  },
+  {
+    name: 'LLM_EVIDENCE',
+    kind: 'enum',
+    values: ['chosen', 'retrieved'],
+    default: 'chosen',
+    description:
+      'Passages the local generative model answers from. `chosen`: those the extractive answerer cites (with the other retrieved chunks of their pages); where it declines, the answer is the not-found answer without a model call (the 1.5B model does not decline by itself). `retrieved`: every retrieved passage within PROMPT_TOKEN_BUDGET, declining left to the model.',
+  },
+  {
+    name: 'LLM_OPENING_CHECK',
+    kind: 'bool',
+    default: 'true',
+    description:
+      "With LLM_EVIDENCE=chosen, the first six words of a local model answer (not a list or compare answer) are held before streaming; when they use none of the question's words while the extractive answer from the same passages does, that extractive answer is given instead and the model is stopped (the 1.5B model often restates a passage's first line instead of the line that answers). Costs about a second of first delta. `false` streams the model's answer from its first word.",
+  },
+  {
+    name: 'LOCAL_EMBEDDER',
+    kind: 'enum',
+    values: ['auto', 'minilm', 'bge-small', 'hashing'],
+    default: 'auto',
+    description:
+      'Embedder when COHERE_API_KEY is unset. `minilm`: the semantic all-MiniLM-L6-v2 model (`npm run models:install -- embedder`). `bge-small`: the semantic bge-small-en-v1.5 model (`npm run models:install -- bge-small`; queries get its retrieval instruction). Both refuse to start without their model. `hashing`: the lexical hashing embedder (no model). `auto`: the default model (docs/models.md) when installed, else the other installed one, else hashing with a warning in the log and /version. Set it explicitly when api and worker run as separate processes. Changing the embedder starts a new index version: run `npm run cli -- reembed` (docs/models.md).',
+  },
+  {
+    name: 'LOCAL_EMBEDDER_MODEL_DIR',
+    kind: 'path',
+    description:
+      'Directory of the installed local embedding model (manifest.json, model.onnx, tokenizer.json). Unset: DOCQA_CACHE_DIR/models/<model name>, where `npm run models:install` puts it.',
+  },
+  {
+    name: 'LOCAL_EMBEDDER_SESSIONS',
+    kind: 'int',
+    default: '2',
+    description:
+      'Batches the local embedding model embeds at once (1-64), each in its own inference thread with its own onnxruntime session. The embedder uses LOCAL_EMBEDDER_SESSIONS x LOCAL_EMBEDDER_THREADS CPU threads: 2 x 1 embedded 1.2x the chunks per second of 1 x 2 on 2 cores (docs/benchmarks/embedder.md).',
+  },
+  {
+    name: 'LOCAL_EMBEDDER_THREADS',
+    kind: 'int',
+    default: '1',
+    description:
+      'CPU threads of one local embedding model inference (onnxruntime intra-op threads of each session).',
+  },
+  {
+    name: 'BACKGROUND_THREADS_LOW_PRIORITY',
+    kind: 'bool',
+    default: 'true',
+    description:
+      'Run the CPU-heavy background threads at a lower CPU priority (nice 10): the local embedder (its inference thread and onnxruntime threads) and the PDF extraction threads. They then yield the cores to the event loop that answers requests, so asks and progress reads stay fast while documents are indexed, and use every idle cycle otherwise (docs/adr/0036).',
+  },
+  {
+    name: 'LOCAL_EMBEDDER_BATCH_SIZE',
+    kind: 'int',
+    default: '2',
+    description:
+      'Chunks per local embedding model inference (1-256). 2 was the fastest on 2 cores with the fused-attention graph (1.06x batch 8 on 256-token chunks, 1.11x on real chunks; the same in the indexing pipeline), and a query waits behind a smaller batch (docs/benchmarks/embedder.md).',
+  },
+  {
+    name: 'LOCAL_EMBEDDER_PRECISION',
+    kind: 'enum',
+    values: ['auto', 'fp32', 'int8'],
+    default: 'auto',
+    description:
+      'Graph of the local embedding model: `int8` (int8 weights, integer GEMMs: about 2x faster, retrieval quality within 0.005 nDCG@10 of fp32) or `fp32`. `auto`: int8 where the CPU has integer dot-product instructions (AVX-512 VNNI, AVX-VNNI, AMX, Arm dot product), else fp32 (docs/benchmarks/embedder.md). int8 is its own embedding space (e.g. `all-MiniLM-L6-v2-int8`): switching re-embeds (`npm run cli -- reembed`, docs/models.md).',
+  },
+] as const satisfies readonly ConfigVariable[];

@@ -1,0 +1,103 @@
+import type { ConfigVariable } from '../config.schema';
+
+/** Process, HTTP server, TLS, secrets and Postgres. */
+export const SERVER_VARIABLES = [
+  {
+    name: 'NODE_ENV',
+    kind: 'enum',
+    values: ['development', 'production', 'test'],
+    default: 'development',
+    description: 'Runtime mode; production requires APP_SECRET to be set explicitly.',
+  },
+  {
+    name: 'LOG_LEVEL',
+    kind: 'enum',
+    values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    default: 'info',
+    description: 'Minimum level of the JSON logs.',
+  },
+  {
+    name: 'LOG_FILE',
+    kind: 'path',
+    description: 'Append JSON logs to this file instead of standard output.',
+  },
+  {
+    name: 'DATA_DIR',
+    kind: 'path',
+    default: './data',
+    description:
+      'Directory of the embedded defaults: PGlite database, Temporal SQLite file, embedded search index, generated TLS pair and APP_SECRET.',
+  },
+  {
+    name: 'DOCQA_CACHE_DIR',
+    kind: 'path',
+    description:
+      'Cache of what the first `npm start` provisions (Temporal CLI, embedding model, its converter venv), shared by every data dir. Unset: ~/.cache/docqa.',
+  },
+  {
+    name: 'MEMORY_ALLOCATOR',
+    kind: 'enum',
+    values: ['auto', 'jemalloc', 'system'],
+    default: 'auto',
+    description:
+      "The malloc `npm start` runs the product on. auto: jemalloc where libjemalloc.so.2 is installed (Debian: libjemalloc2), run as a child process of `npm start` with it preloaded, else the system's; jemalloc: that, or refuse to start without it; system: the C library's. On the embedded engine, glibc's malloc keeps growing through long indexing runs and jemalloc does not (docs/benchmarks/sharepoint.md). The containers (api, worker) are started without `npm start` and use the system's.",
+  },
+  { name: 'HTTPS_PORT', kind: 'port', default: '8443', description: 'Port of the HTTPS API.' },
+  {
+    name: 'HTTP_PORT',
+    kind: 'port',
+    default: '8080',
+    description: 'Port of the plain-HTTP listener, which refuses every request with 403 HTTPS_REQUIRED.',
+  },
+  { name: 'BIND_HOST', kind: 'string', default: '0.0.0.0', description: 'Address both listeners bind to.' },
+  {
+    name: 'TLS_CERT_FILE',
+    kind: 'path',
+    description:
+      'PEM certificate (chain) for HTTPS. Unset: a self-signed pair is generated once into DATA_DIR/tls.',
+  },
+  {
+    name: 'TLS_KEY_FILE',
+    kind: 'path',
+    description: 'PEM private key for HTTPS. Must be set together with TLS_CERT_FILE.',
+  },
+  {
+    name: 'PUBLIC_BASE_URL',
+    kind: 'url',
+    description:
+      "https:// address clients reach the API at (behind a load balancer: its public name), used for absolute URLs in responses (avatar_url, chatbot citation links). Never taken from the request's Host header. Unset: https://localhost:HTTPS_PORT, the address `npm start` prints.",
+  },
+  {
+    name: 'TRUST_PROXY',
+    kind: 'bool',
+    default: 'false',
+    description: 'Honour X-Forwarded-Proto/For from a TLS-terminating proxy in front of the HTTP port.',
+  },
+  {
+    name: 'APP_SECRET',
+    kind: 'string',
+    secret: true,
+    description:
+      'Key for token encryption and signing (at least 32 characters). Unset: generated once into DATA_DIR/app-secret.',
+  },
+  {
+    name: 'DATABASE_URL',
+    kind: 'url',
+    secret: true,
+    description:
+      'postgres:// URL of the database. Unset: embedded PGlite in DATA_DIR/pglite served over the Postgres wire protocol.',
+  },
+  {
+    name: 'DATABASE_POOL_SIZE',
+    kind: 'int',
+    default: '10',
+    description: 'Maximum connections per process (the embedded PGlite uses 1).',
+  },
+  {
+    name: 'DATABASE_POOL_WAIT_MS',
+    kind: 'int',
+    default: '20000',
+    description:
+      'Longest wait for a free pool connection (or a new connection to open). Past it the request answers 503 DEPENDENCY_UNAVAILABLE and an indexing step fails as retryable. Long enough that a burst of indexing steps on a busy host queues instead of failing.',
+  },
+] as const satisfies readonly ConfigVariable[];

@@ -1,0 +1,127 @@
+import type { ConfigVariable } from '../config.schema';
+
+/** Streaming, mail, chatbot, SaaS endpoints, metrics and request limits. */
+export const SURFACES_VARIABLES = [
+  {
+    name: 'SSE_KEEPALIVE_MS',
+    kind: 'int',
+    default: '10000',
+    description: 'Interval of keep-alive comments on streamed answers (Server-Sent Events), in milliseconds.',
+  },
+  {
+    name: 'SMTP_URL',
+    kind: 'url',
+    secret: true,
+    description: 'smtp:// or smtps:// URL for support e-mail. Unset: support e-mail answers 503.',
+  },
+  {
+    name: 'MAIL_FROM',
+    kind: 'string',
+    default: 'DocQA <no-reply@docqa.invalid>',
+    description:
+      'From address of support e-mail (the requester goes into Reply-To). Use an address your SMTP relay may send as.',
+  },
+  {
+    name: 'MAIL_OUTBOX_POLL_MS',
+    kind: 'int',
+    default: '2000',
+    description:
+      'How often each api process polls the mail outbox for messages due for delivery, in milliseconds.',
+  },
+  {
+    name: 'MAIL_RETRY_BASE_MS',
+    kind: 'int',
+    default: '5000',
+    description:
+      'First retry delay of a support e-mail that SMTP did not accept; doubles on each attempt up to MAIL_RETRY_MAX_MS.',
+  },
+  {
+    name: 'MAIL_RETRY_MAX_MS',
+    kind: 'int',
+    default: '900000',
+    description: 'Longest delay between delivery attempts of one support e-mail, in milliseconds.',
+  },
+  {
+    name: 'CHATBOT_FILE_LINK_TTL_SECONDS',
+    kind: 'int',
+    default: '86400',
+    description: 'Lifetime of the signed file links in chatbot citations (`source`), in seconds.',
+  },
+  {
+    name: 'GRAPH_BASE_URL',
+    kind: 'url',
+    description: 'Microsoft Graph base URL override. Unset: https://graph.microsoft.com/v1.0.',
+  },
+  {
+    name: 'MS_AUTHORITY_HOST',
+    kind: 'url',
+    description: 'Microsoft identity authority host override. Unset: https://login.microsoftonline.com.',
+  },
+  {
+    name: 'GOOGLE_API_ROOT_URL',
+    kind: 'url',
+    description: 'Google APIs root URL override. Unset: https://www.googleapis.com/.',
+  },
+  {
+    name: 'GOOGLE_TOKEN_URL',
+    kind: 'url',
+    description: 'Google OAuth token endpoint override. Unset: https://oauth2.googleapis.com/token.',
+  },
+  {
+    name: 'SOURCE_CA_FILE',
+    kind: 'string',
+    description:
+      'PEM file of extra certificate authorities trusted for SharePoint and Google Drive connections (a TLS-inspecting proxy or a private endpoint). Unset: the system roots only.',
+  },
+  {
+    name: 'SOURCE_REQUEST_TIMEOUT_MS',
+    kind: 'int',
+    default: '60000',
+    description:
+      'Time limit of one request to SharePoint or Google Drive (a download: with no byte received). A source that stops answering fails the call after it; the indexing run retries, then fails with the reason.',
+  },
+  {
+    name: 'METRICS_ENABLED',
+    kind: 'bool',
+    default: 'true',
+    description:
+      'Serve Prometheus metrics (`GET /metrics`, plus `GET /health/live`) on METRICS_PORT in the api and the worker.',
+  },
+  {
+    name: 'METRICS_PORT',
+    kind: 'port',
+    default: '9464',
+    description: 'Port of the plain-HTTP Prometheus endpoint (on METRICS_HOST). 0 picks a free port (tests).',
+  },
+  {
+    name: 'EVENT_LOOP_STALL_WARN_MS',
+    kind: 'int',
+    default: '1000',
+    description:
+      'Log a warning ("event loop stalled") whenever a process of the service answered nothing (no request, heartbeat or log line) for longer than this, with how much of that span its own code held the loop (busy near 1: a long synchronous call in the process; near 0: the cores were taken by others). 0 turns the watch off.',
+  },
+  {
+    name: 'METRICS_HOST',
+    kind: 'string',
+    default: '127.0.0.1',
+    description:
+      'Address the Prometheus endpoint binds to. Default loopback: only this machine can scrape it (plain HTTP, no credential). Set it (e.g. 0.0.0.0 or an internal interface address) only where the port is reachable from the internal network alone.',
+  },
+  {
+    name: 'MAX_BODY_BYTES',
+    kind: 'int',
+    default: '1048576',
+    description: 'Largest accepted JSON request body; larger gets 413.',
+  },
+  {
+    name: 'REQUIRE_TERMS_OF_SERVICE',
+    kind: 'bool',
+    default: 'false',
+    description: 'Require user.terms_of_service=true at registration.',
+  },
+  {
+    name: 'GIT_COMMIT',
+    kind: 'string',
+    description: 'Commit reported by /version. Unset: read from .git when present.',
+  },
+] as const satisfies readonly ConfigVariable[];
