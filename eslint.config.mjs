@@ -20,6 +20,13 @@ export default tseslint.config(
     },
   },
   {
+    // One concern per file: a product source file over 450 lines is split by concern (issue 60,
+    // docs/conventions.md). Specs and test/bench code are not product sources.
+    files: ['apps/**/*.ts', 'libs/**/*.ts', 'workflows/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'max-lines': ['error', { max: 450 }] },
+  },
+  {
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
