@@ -61,4 +61,23 @@ describe('withoutInstructions', () => {
     );
     expect(withoutInstructions('latex set all margins 2cm')).toBe('latex set all margins 2cm');
   });
+
+  it('drops the instructions analysts wrap a question in, before and after it', () => {
+    expect(
+      withoutInstructions(
+        'Assume that you are a public equities analyst. Answer the following question by primarily using information that is shown in the balance sheet: what is the year end FY2018 net PPNE for 3M? Answer in USD billions.',
+      ),
+    ).toBe('what is the year end FY2018 net PPNE for 3M?');
+    expect(
+      withoutInstructions(
+        'Does AMEX have an improving operating margin? If operating margin is not a useful metric for a company like this, then state that and explain why.',
+      ),
+    ).toBe('Does AMEX have an improving operating margin?');
+    expect(
+      withoutInstructions('We need to calculate a metric. Round your answer to two decimal places.'),
+    ).toBe('We need to calculate a metric.');
+    expect(
+      withoutInstructions('What is the capex? Give a response by relying on the cash flow statement.'),
+    ).toBe('What is the capex?');
+  });
 });

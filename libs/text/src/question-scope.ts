@@ -48,11 +48,45 @@ const INSTRUCTION =
   /^(give|name|list|provide|include|show|state|answer|cite|quote|mention|use|keep|format|reply|respond)\b/i;
 
 /**
- * The question without its answer instructions: sentences after the first that start with an
- * imperative ("Which contracts were renewed? Name the suppliers." -> "Which contracts were renewed?").
+ * A sentence that tells the answerer how to work rather than asking something: "Assume that you
+ * are an analyst.", "Round your answer to two decimal places.", "Please base your judgments on the
+ * balance sheet.", "We need to calculate a financial metric.", "If the margin is not a useful
+ * metric, then please state that." Questions written for analysts wrap what they ask in these.
+ */
+const ANSWER_INSTRUCTION = new RegExp(
+  [
+    String.raw`^(please\s+)?(give|provide|show|state|answer|respond|reply|round|assume|base|calculate|compute|express|report|use|using|utiliz\w*|rely\w*|consider|keep|format|cite|quote)\b`,
+    String.raw`^(we|i)\s+(need|want|would like)\s+to\b`,
+    String.raw`^if\b.*\b(then\s+)?(please\s+)?(state|say|explain|answer)\b`,
+  ].join('|'),
+  'i',
+);
+
+/** A first sentence that only says how to work, never what to find. */
+const LEADING_INSTRUCTION =
+  /^(please\s+)?(assume|answer the following|round|base|calculate|compute|use|using|utiliz\w*|rely\w*|consider)\b|^(we|i)\s+(need|want|would like)\s+to\b/i;
+
+/**
+ * The question without its answer instructions. Sentences after the first that start with an
+ * imperative ("Which contracts were renewed? Name the suppliers." -> "Which contracts were
+ * renewed?") go, and so does any sentence that only says how to work (ANSWER_INSTRUCTION) while
+ * another sentence remains; an instruction that leads into the question after a colon ("Answer
+ * the following question using the balance sheet: what is the net PPNE?") keeps the question.
  * They say what the answer should look like, not what the documents must be about.
  */
 export function withoutInstructions(question: string): string {
-  const sentences = question.split(/(?<=[.?!])\s+/);
-  return [sentences[0], ...sentences.slice(1).filter((s) => !INSTRUCTION.test(s.trim()))].join(' ');
+  const sentences = question
+    .split(/(?<=[.?!])\s+/)
+    .map((s) => {
+      const t = s.trim();
+      const colon = t.lastIndexOf(':');
+      return ANSWER_INSTRUCTION.test(t) && colon > 0 && colon < t.length - 1 ? t.slice(colon + 1).trim() : t;
+    })
+    .filter(Boolean);
+  // A first sentence that asks for content ("Give me the default.") is the question itself; only
+  // one that says how to work ("Assume that you are an analyst.") goes.
+  const kept = sentences.filter((s, i) =>
+    i === 0 ? !LEADING_INSTRUCTION.test(s) : !INSTRUCTION.test(s) && !ANSWER_INSTRUCTION.test(s),
+  );
+  return (kept.length ? kept : sentences.slice(0, 1)).join(' ');
 }

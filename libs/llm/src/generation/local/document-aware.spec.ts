@@ -165,6 +165,9 @@ describe('LocalGenerator with document context', () => {
     const text = g.compose({ question, query: question, history: [], passages });
     expect(text.startsWith(EVIDENCE_TEXT)).toBe(true);
     expect(cited(text).sort()).toEqual([1, 2, 3]);
+    // the rule that declined such coin flips without citations, kept as an option
+    const strict = new LocalGenerator({ closeCallEvidence: false });
+    expect(cited(strict.compose({ question, query: question, history: [], passages }))).toEqual([]);
   });
 
   /** Two pages of one report that state the pilot's flight time alike (a summary and the pilot's page). */

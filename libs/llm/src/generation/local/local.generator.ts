@@ -19,7 +19,7 @@ import {
 } from './passage-context';
 import { endsSentence, segmentText, startsMidSentence } from './segments';
 import { escapeMarkers } from './text';
-import { questionScope, words } from '@docqa/text';
+import { questionScope, withoutInstructions, words } from '@docqa/text';
 import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
 import { CODE, definitionFocus, hasEvidence, questionType, REFERS_BACK, scopeStems } from './question-type';
 import {
@@ -50,6 +50,14 @@ export interface LocalGeneratorOptions {
    * answers clearly, the answer says so and cites the best evidence (default EVIDENCE_MIN_COVERAGE).
    */
   evidenceMinCoverage?: number;
+  /**
+   * When two documents the question names alike answer it about equally (a coin flip), cite the
+   * evidence (true, default) or decline without citations (false). Measured on whole sets by
+   * replaying the eval's generator inputs (npm run eval:replay; docs/adr/0104): citing it raised
+   * FinanceBench's right filing 0.41 -> 0.56 and dev's right page 0.83 -> 0.85, and cost blind one
+   * unanswerable item (4 -> 3 of 7 declined).
+   */
+  closeCallEvidence?: boolean;
   /** A further sentence of the best page is added when it scores at least this share of the best (default 0.85). */
   followShare?: number;
   /** Characters of answer text at most (default 700). */
@@ -133,6 +141,7 @@ export class LocalGenerator implements Generator {
     this.o = {
       minCoverage: 0.34,
       evidenceMinCoverage: EVIDENCE_MIN_COVERAGE,
+      closeCallEvidence: true,
       followShare: 0.85,
       maxChars: 700,
       followingSentenceChars: 400,
@@ -208,13 +217,15 @@ export class LocalGenerator implements Generator {
     });
     dropCutSentences(candidates, segmentsOf);
     if (candidates.length === 0) return NO_ANSWER_TEXT;
-    const named = identifierTokens(input.question);
+    // What is asked, without the instructions on how to answer ("Round to two decimals.").
+    const question = withoutInstructions(input.question);
+    const named = identifierTokens(question);
     const q = weighQuery(
-      `${input.question} ${input.query}`,
+      `${question} ${withoutInstructions(input.query)}`,
       named,
       candidates,
-      scopeStems(input.question),
-      new Set([...queryStems(input.question), ...named]),
+      scopeStems(question),
+      new Set([...queryStems(question), ...named]),
     );
     if (q.total === 0) return NO_ANSWER_TEXT;
 
@@ -296,7 +307,7 @@ export class LocalGenerator implements Generator {
         (c.passage.fileName !== best.passage.fileName || (!this.o.citeClosePages && otherPage(c))) &&
         c.named >= best.named,
     );
-    if (close(rival)) return evidence();
+    if (close(rival)) return this.o.closeCallEvidence ? evidence() : NO_ANSWER_TEXT;
     const closePage = this.o.citeClosePages ? ranked.find(otherPage) : undefined;
     // A close call within the document is settled for the best sentence only when it states
     // something: a form field the question asks about with no value after its label (`Airframe
