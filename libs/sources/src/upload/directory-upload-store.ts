@@ -9,7 +9,7 @@ const isMissing = (err: unknown) => (err as NodeJS.ErrnoException)?.code === 'EN
 
 /**
  * The embedded upload store: `{root}/{accountId}/{sha256(docSetName)}/{fileName}` under
- * DATA_DIR/uploads. The etag is size and modification time in nanoseconds, so a replaced file
+ * DATA_DIR/uploads. The etag is size, modification time in nanoseconds and inode, so a replaced file
  * lists as changed (indexing then compares content hashes before re-embedding).
  */
 export class DirectoryUploadStore implements UploadStore {
@@ -47,7 +47,7 @@ export class DirectoryUploadStore implements UploadStore {
       if (!st) continue; // removed while listing
       files.push({
         fileName: name,
-        etag: `${st.size}-${st.mtimeNs}`,
+        etag: uploadEtag(st),
         sizeBytes: Number(st.size),
         lastModified: new Date(Number(st.mtimeMs)).toISOString(),
       });
@@ -74,7 +74,7 @@ export class DirectoryUploadStore implements UploadStore {
           throw new SourceError('TOO_LARGE', `The file is larger than the ${maxBytes}-byte limit`);
         chunks.push(chunk);
       }
-      return { data: Buffer.concat(chunks, size), etag: `${st.size}-${st.mtimeNs}` };
+      return { data: Buffer.concat(chunks, size), etag: uploadEtag(st) };
     } catch (err) {
       if (err instanceof SourceError) throw err;
       if (isMissing(err)) throw new SourceError('NOT_FOUND', 'The uploaded file is no longer in the store');
@@ -104,4 +104,14 @@ export class DirectoryUploadStore implements UploadStore {
   async deleteAccount(accountId: number): Promise<void> {
     await fsp.rm(path.join(this.root, String(accountId)), { recursive: true, force: true });
   }
+}
+
+/**
+ * A stored file's version: its size, modification time and inode. A replacement is renamed into
+ * place from a file that existed beside the old one, so it always has another inode, even when it
+ * has the same size and lands within the file system's timestamp granularity (a re-upload of the
+ * same length in the same millisecond would otherwise look unchanged and not be indexed again).
+ */
+function uploadEtag(st: { size: bigint; mtimeNs: bigint; ino: bigint }): string {
+  return `${st.size}-${st.mtimeNs}-${st.ino}`;
 }
