@@ -58,7 +58,7 @@ export const ENGINES_VARIABLES = [
     values: ['convex', 'rrf'],
     default: 'convex',
     description:
-      "How hybrid search combines its BM25 and vector results: `convex` (each leg's scores min-max normalised over its candidates, then averaged with the embedder's vector weight) or `rrf` (reciprocal rank fusion, k = 60). convex ranked better on SciFact and on the dev questions on both engines (docs/benchmarks/search.md).",
+      "How hybrid search fuses BM25 and vector results: `convex` (min-max normalised scores averaged with the embedder's vector weight) or `rrf` (reciprocal rank, k = 60). convex ranked better on both engines (docs/benchmarks/search.md).",
   },
   {
     name: 'S3_ENDPOINT',

@@ -6,7 +6,7 @@ export const INDEXING_VARIABLES = [
     name: 'INDEXING_CONCURRENCY',
     kind: 'int',
     description:
-      'Documents one docset indexing run works on at the same time (the sliding window of per-document child workflows). Unset: 16 with the embedded search engine, 64 with Elasticsearch. The embedded defaults are bound by the cores (2,000 small files: 16 indexed 1.8x as fast as 4 and 1.09x as fast as 64; 10,000: the same rate, less memory); with Elasticsearch the time is in round trips, and 64 indexed 10,000 small files 2.0x as fast as 16 (docs/benchmarks/sharepoint.md). PDF extraction and embedding have their own bounded pools, so a larger window queues there rather than overloading the cores.',
+      'Documents one docset run indexes at the same time (the window of child workflows). Unset: 16 with the embedded engine (bound by the cores), 64 with Elasticsearch (2.0x as fast as 16 on 10,000 small files; docs/benchmarks/sharepoint.md). Extraction and embedding have their own bounded pools.',
   },
   {
     name: 'INDEXING_CHILDREN_PER_RUN',
@@ -41,7 +41,7 @@ export const INDEXING_VARIABLES = [
     kind: 'int',
     default: '15000',
     description:
-      'First wait before an indexing step is tried again after it failed because a dependency was unavailable: the search engine down, past its deadline or not accepting writes (its write lock held past SEARCH_LOCK_TIMEOUT_MS), the database unreachable or out of pool connections, the embedding or answer model failing. Doubles per attempt up to 2 minutes, so a step outlasts about ten minutes of an outage without holding a worker slot.',
+      'First wait before retrying an indexing step that failed on an unavailable dependency (search engine down, past its deadline or not accepting writes; database unreachable or out of connections; a model failing). Doubles up to 2 minutes: a step outlasts about ten minutes of outage without holding a worker slot.',
   },
   {
     name: 'SEARCH_READ_TIMEOUT_MS',
@@ -76,14 +76,14 @@ export const INDEXING_VARIABLES = [
     kind: 'int',
     default: '256',
     description:
-      "Embedded engine: memory its caches may hold, in MiB (three quarters for index data, a quarter for file metadata). The engine's own default (7 GiB) let the process grow by about 100 MB per 1,000 writes, caching the indices and files of table versions that maintenance had replaced (docs/benchmarks/sharepoint.md). The engine keeps the bound over time: it admits an entry and evicts for it just after, so for a moment its caches may hold up to about one and a half times the bound.",
+      "Embedded engine: memory its caches may hold, in MiB (three quarters index data, a quarter file metadata); for a moment up to about 1.5x. The engine's own default (7 GiB) grew the process about 100 MB per 1,000 writes (docs/benchmarks/sharepoint.md).",
   },
   {
     name: 'SEARCH_EMBEDDED_RELEASE_MEMORY',
     kind: 'bool',
     default: 'true',
     description:
-      "Embedded engine: after each index maintenance run, give the memory it freed back to the system (glibc's malloc_trim, about 16 ms a run; nothing on other C libraries). glibc otherwise keeps the engine's freed buffers: the first 20 minutes of a 100,000-file library peaked about 230 MB higher without it (docs/benchmarks/sharepoint.md).",
+      "Embedded engine: after each maintenance run, give freed memory back to the system (glibc's malloc_trim, about 16 ms; nothing on other C libraries). Without it a 100,000-file library peaked about 230 MB higher.",
   },
   {
     name: 'HEALTH_CHECK_TIMEOUT_MS',

@@ -40,7 +40,7 @@ export const SERVER_VARIABLES = [
     values: ['auto', 'jemalloc', 'system'],
     default: 'auto',
     description:
-      "The malloc `npm start` runs the product on. auto: jemalloc where libjemalloc.so.2 is installed (Debian: libjemalloc2), run as a child process of `npm start` with it preloaded, else the system's; jemalloc: that, or refuse to start without it; system: the C library's. On the embedded engine, glibc's malloc keeps growing through long indexing runs and jemalloc does not (docs/benchmarks/sharepoint.md). The containers (api, worker) are started without `npm start` and use the system's.",
+      "The malloc `npm start` runs the product on. auto: jemalloc where libjemalloc.so.2 is installed (Debian: libjemalloc2), else the system's; jemalloc: refuse to start without it; system: the C library's. glibc's malloc keeps growing through long embedded indexing runs, jemalloc does not. Containers use the system's.",
   },
   { name: 'HTTPS_PORT', kind: 'port', default: '8443', description: 'Port of the HTTPS API.' },
   {

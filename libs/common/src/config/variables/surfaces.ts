@@ -98,7 +98,7 @@ export const SURFACES_VARIABLES = [
     kind: 'int',
     default: '1000',
     description:
-      'Log a warning ("event loop stalled") whenever a process of the service answered nothing (no request, heartbeat or log line) for longer than this, with how much of that span its own code held the loop (busy near 1: a long synchronous call in the process; near 0: the cores were taken by others). 0 turns the watch off.',
+      'Log "event loop stalled" when a process answered nothing for longer than this, with how much of the span its own code held the loop (near 1: a long synchronous call; near 0: other processes took the cores). 0 turns the watch off.',
   },
   {
     name: 'METRICS_HOST',
