@@ -6,7 +6,7 @@ export const INDEXING_VARIABLES = [
     name: 'INDEXING_CONCURRENCY',
     kind: 'int',
     description:
-      'Documents one docset run indexes at the same time (the window of child workflows). Unset: 16 with the embedded engine (bound by the cores), 64 with Elasticsearch (2.0x as fast as 16 on 10,000 small files; docs/benchmarks/sharepoint.md). Extraction and embedding have their own bounded pools.',
+      'Documents one docset run indexes at once (the window of child workflows). Unset: 16 with the embedded engine, 64 with Elasticsearch (docs/benchmarks/sharepoint.md).',
   },
   {
     name: 'INDEXING_CHILDREN_PER_RUN',
@@ -20,21 +20,21 @@ export const INDEXING_VARIABLES = [
     kind: 'int',
     default: '104857600',
     description:
-      'Largest source file that is indexed. A larger file still becomes a document: it ends ERROR with a reason naming this limit (checked against the listed size before any download, and while downloading), counted in progress as an error and by check-source as tooLargeFileCount.',
+      "Largest source file that is indexed; a larger one ends ERROR naming this limit (checked before and while downloading) and counts in check-source's tooLargeFileCount.",
   },
   {
     name: 'WORKER_MAX_CONCURRENT_ACTIVITIES',
     kind: 'int',
     default: '100',
     description:
-      'Activity slots of one worker process (Temporal maxConcurrentActivityTaskExecutions): how many indexing steps it runs at once. A step that stops answering frees its slot at its deadline or cancellation.',
+      'Activity slots of one worker process: how many indexing steps it runs at once. A step that stops answering frees its slot at its deadline or cancellation.',
   },
   {
     name: 'INDEXING_STALL_AFTER_MS',
     kind: 'int',
     default: '120000',
     description:
-      'Health reports `indexing` down (503 on /health and /health/ready) when indexing activities have waited longer than this to start while no activity started, heartbeated or finished in that time: the worker is wedged.',
+      'Health reports `indexing` down (503 on /health and /health/ready) when activities waited longer than this to start while none progressed: the worker is wedged.',
   },
   {
     name: 'INDEXING_UNAVAILABLE_RETRY_MS',
@@ -76,7 +76,7 @@ export const INDEXING_VARIABLES = [
     kind: 'int',
     default: '256',
     description:
-      "Embedded engine: memory its caches may hold, in MiB (three quarters index data, a quarter file metadata); for a moment up to about 1.5x. The engine's own default (7 GiB) grew the process about 100 MB per 1,000 writes (docs/benchmarks/sharepoint.md).",
+      "Embedded engine: memory its caches may hold, in MiB (briefly up to about 1.5x). The engine's own default (7 GiB) grew the process about 100 MB per 1,000 writes.",
   },
   {
     name: 'SEARCH_EMBEDDED_RELEASE_MEMORY',

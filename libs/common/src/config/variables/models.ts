@@ -42,7 +42,7 @@ export const MODELS_VARIABLES = [
     kind: 'string',
     default: '1',
     description:
-      "Local reranker (no Cohere rerank model): weight of the order hybrid search gave the candidates against the reranker's lexical order, fused by reciprocal rank (1: they count alike; 0: the lexical order alone). A number >= 0 (see docs/adr/0030).",
+      "Local reranker: weight of the search order against the reranker's lexical order, fused by reciprocal rank (1: alike; 0: lexical order alone). A number >= 0 (docs/adr/0030).",
   },
   {
     name: 'ANSWER_PROVIDER',
@@ -101,14 +101,14 @@ export const MODELS_VARIABLES = [
     name: 'LLM_THREADS',
     kind: 'int',
     description:
-      "CPU threads of the local generative model. Unset: one per CPU core it computes on (node-llama-cpp's own default, twice that, makes its threads spin-wait for each other: many times slower).",
+      'CPU threads of the local generative model. Unset: one per core (more make its threads spin-wait).',
   },
   {
     name: 'LLM_FLASH_ATTENTION',
     kind: 'bool',
     default: 'true',
     description:
-      "llama.cpp's flash attention in the local generative model: the prompt is read 1.18x faster on 2 cores (1,655 tokens; `node bench/llm/prefill.mjs`), which is most of the time to the first word of an answer (docs/benchmarks/ask.md).",
+      "llama.cpp's flash attention in the local generative model: prompts are read 1.18x faster on 2 cores (docs/benchmarks/ask.md).",
   },
   {
     name: 'LLM_MAX_ANSWER_TOKENS',
@@ -135,7 +135,7 @@ export const MODELS_VARIABLES = [
     kind: 'int',
     default: '1500',
     description:
-      'Tokens of retrieved passages a generative answer prompt (local-llm, openai) may hold: passages are taken best first and the last one trimmed to its most relevant sentences. Prompt processing dominates answer time on CPUs (about 150 tokens/s on 2 cores).',
+      'Tokens of retrieved passages a generative answer prompt (local-llm, openai) may hold, best first, the last one trimmed. Prompt reading dominates answer time on CPUs.',
   },
   {
     name: 'LLM_FIRST_TOKEN_TARGET_MS',
@@ -178,7 +178,7 @@ export const MODELS_VARIABLES = [
     kind: 'int',
     default: '2',
     description:
-      'Batches the local embedding model embeds at once (1-64), each in its own inference thread with its own onnxruntime session. The embedder uses LOCAL_EMBEDDER_SESSIONS x LOCAL_EMBEDDER_THREADS CPU threads: 2 x 1 embedded 1.2x the chunks per second of 1 x 2 on 2 cores (docs/benchmarks/embedder.md).',
+      'Batches the local embedding model embeds at once (1-64), each in its own thread and onnxruntime session; it uses SESSIONS x LOCAL_EMBEDDER_THREADS cores (docs/benchmarks/embedder.md).',
   },
   {
     name: 'LOCAL_EMBEDDER_THREADS',
@@ -199,7 +199,7 @@ export const MODELS_VARIABLES = [
     kind: 'int',
     default: '2',
     description:
-      'Chunks per local embedding model inference (1-256). 2 was the fastest on 2 cores with the fused-attention graph (1.06x batch 8 on 256-token chunks, 1.11x on real chunks; the same in the indexing pipeline), and a query waits behind a smaller batch (docs/benchmarks/embedder.md).',
+      'Chunks per local embedding model inference (1-256). 2 was fastest on 2 cores, and a query waits behind a smaller batch (docs/benchmarks/embedder.md).',
   },
   {
     name: 'LOCAL_EMBEDDER_PRECISION',

@@ -78,7 +78,7 @@ export const SURFACES_VARIABLES = [
     kind: 'int',
     default: '60000',
     description:
-      'Time limit of one request to SharePoint or Google Drive (a download: with no byte received). A source that stops answering fails the call after it; the indexing run retries, then fails with the reason.',
+      'Time limit of one request to SharePoint or Google Drive (a download: with no byte received); the run retries, then fails with the reason.',
   },
   {
     name: 'METRICS_ENABLED',
@@ -105,7 +105,7 @@ export const SURFACES_VARIABLES = [
     kind: 'string',
     default: '127.0.0.1',
     description:
-      'Address the Prometheus endpoint binds to. Default loopback: only this machine can scrape it (plain HTTP, no credential). Set it (e.g. 0.0.0.0 or an internal interface address) only where the port is reachable from the internal network alone.',
+      'Address the Prometheus endpoint binds to (plain HTTP, no credential). Default loopback; set an internal address (or 0.0.0.0) only where the port is reachable from the internal network alone.',
   },
   {
     name: 'MAX_BODY_BYTES',
