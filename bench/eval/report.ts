@@ -70,7 +70,8 @@ const CORPUS_TITLES: Record<string, string> = {
 
 const ENGINE_ORDER = ['embedded', 'elasticsearch'];
 
-export const f2 = (x: number) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(2));
+export const f2 = (x: number | null) =>
+  x === undefined || x === null || Number.isNaN(x) ? 'n/a' : x.toFixed(2);
 const sec = (ms?: number) => (ms === undefined || Number.isNaN(ms) ? 'n/a' : `${(ms / 1000).toFixed(1)} s`);
 /** Column label of a run: the engine, with the provider when it is not the extractive one. */
 const label = (r: RunResult) => (r.provider === 'local' ? r.engine : `${r.engine}, ${r.provider}`);
@@ -118,7 +119,7 @@ function corpusSection(corpus: string, runs: RunResult[]): string {
   const info = runs
     .map(
       (r) =>
-        `${label(r)}: ${r.embedder}, ${r.indexing} indexing, ${r.indexSeconds} s, ask p50/p95 ${sec(r.askP50Ms)} / ${sec(r.askP95Ms)}, ${r.date}${r.sampled ? `, ${r.sampled}` : ''}`,
+        `${label(r)}: ${r.embedder}, ask p95 ${sec(r.askP95Ms)}, ${r.date}${r.sampled ? `, ${r.sampled}` : ''}`,
     )
     .join('; ');
   return `## ${CORPUS_TITLES[corpus] ?? corpus}
@@ -147,38 +148,6 @@ By kind (items: cites the right file / cites the right page / bare refusals / \`
 
 | kind | ${runs.map(label).join(' | ')} |
 |---|${runs.map(() => '---|').join('')}
-${rows.join('\n')}
-`;
-}
-
-/** Every provider evaluated on a corpus, one row per (engine, provider): quality and time. */
-function providerTable(results: RunResult[]): string {
-  if (!results.some((r) => r.provider !== 'local')) return '';
-  const rows = [...results]
-    .sort(
-      (a, b) =>
-        a.corpus.localeCompare(b.corpus) ||
-        ENGINE_ORDER.indexOf(a.engine) - ENGINE_ORDER.indexOf(b.engine) ||
-        a.provider.localeCompare(b.provider),
-    )
-    .map((r) => {
-      const m = r.metrics;
-      return `| ${r.corpus}${r.sampled ? ` (${r.sampled})` : ''} | ${r.engine} | ${r.provider} | \`${r.model ?? r.provider}\` | ${f2(m.answerHasPhrase)} | ${f2(
-        m.citesPage,
-      )} | ${f2(m.citationPrecisionPhrase)} | ${f2(m.unanswerableNoCitation)} | ${f2(m.answerableRefused)} | ${sec(
-        r.ttftP50Ms,
-      )} / ${sec(r.ttftP95Ms)} | ${sec(r.askP50Ms)} / ${sec(r.askP95Ms)} | ${r.errors ?? 0} | ${r.date} |`;
-    });
-  return `## Answer providers side by side
-
-Same corpus, index and retrieval; only the answer provider differs (\`npm run eval -- --provider local|local-llm|openai\`).
-Quality on single-document items (all items; see each corpus section for the held-out half). Times are measured by
-the client over SSE, one question at a time, on this shared 2-core machine: to the first \`delta\` event and to the
-\`done\` event. Aims for the 1.5B model on 2 cores (issue 15): phrase >= 0.60, right page >= 0.85, unanswerable
-declined >= 0.85, first delta p95 <= 15 s.
-
-| corpus | engine | provider | model | answer contains phrase | cites right page | citation precision | unanswerable declined | answerable refused | first delta p50 / p95 | total p50 / p95 | errors | run on |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 `;
 }
@@ -367,9 +336,6 @@ npm run eval -- --provider local-llm                    # answers by the local G
 npm run eval:compare -- <dir of earlier results>        # before -> after on whole sets, and the items that changed
 \`\`\`
 
-\`EVAL_WRITE=0\` prints instead of writing; \`EVAL_EMBED_CACHE=<file>\` (direct indexing) keeps document vectors for the
-next run; \`EVAL_VERBOSE=1\` logs each item. A ranking or answering change is stated on whole sets, before and after.
-
 ## What is counted
 
 - Every item goes through \`POST /ask\` (SSE) with default settings; with \`POST /search\` (limit 10) alongside.
@@ -383,6 +349,5 @@ next run; \`EVAL_VERBOSE=1\` logs each item. A ranking or answering change is st
   \`shared/corpus/financebench\`; its questions and answers are not stored in the results files.
 
 ${aimsTable(results)}
-${sections.join('\n')}
-${providerTable(results)}`;
+${sections.join('\n')}`;
 }

@@ -58,7 +58,7 @@ export const ENGINES_VARIABLES = [
     values: ['convex', 'rrf'],
     default: 'convex',
     description:
-      "How hybrid search combines its BM25 and vector results: `convex` (each leg's scores min-max normalised over its candidates, then averaged with the embedder's vector weight) or `rrf` (reciprocal rank fusion, k = 60). convex ranked better on SciFact and on the dev questions on both engines (docs/benchmarks/search.md).",
+      "How hybrid search fuses BM25 and vector results: `convex` (min-max normalised scores averaged with the embedder's vector weight) or `rrf` (reciprocal rank, k = 60). convex ranked better on both engines (docs/benchmarks/search.md).",
   },
   {
     name: 'S3_ENDPOINT',
@@ -81,7 +81,7 @@ export const ENGINES_VARIABLES = [
     name: 'UPLOAD_S3_BUCKET',
     kind: 'string',
     description:
-      "Bucket of the upload store (POST /index/upload), reached with the S3_* settings and the server's own AWS identity; keys start with the account id. Unset: files are kept under DATA_DIR/uploads (not in production, where API and workers do not share a data directory: uploads answer 503 without a bucket).",
+      "Bucket of the upload store (POST /index/upload), reached with the S3_* settings and the server's own AWS identity. Unset: files under DATA_DIR/uploads; in production uploads then answer 503.",
   },
   {
     name: 'UPLOAD_MAX_FILES',

@@ -35,14 +35,14 @@ export const MODELS_VARIABLES = [
     kind: 'string',
     default: '1.4',
     description:
-      'Local provider: how much better the best answer sentence must score than the best sentence of another document the question names as much before the answer cites it; below it the answer says it found no clear answer (a close page of the same document is cited beside it instead). Lower answers more questions with less precise citations (see docs/evaluation.md). A number >= 1.',
+      'Local provider: how much better the best answer sentence must score than the best sentence of another document the question names as much before it is cited; below it the answer says it found no clear answer. Lower answers more with less precise citations (docs/evaluation.md). A number >= 1.',
   },
   {
     name: 'LOCAL_RERANK_SEARCH_WEIGHT',
     kind: 'string',
     default: '1',
     description:
-      "Local reranker (no Cohere rerank model): weight of the order hybrid search gave the candidates against the reranker's lexical order, fused by reciprocal rank (1: they count alike; 0: the lexical order alone). A number >= 0 (see docs/adr/0030).",
+      "Local reranker: weight of the search order against the reranker's lexical order, fused by reciprocal rank (1: alike; 0: lexical order alone). A number >= 0 (docs/adr/0030).",
   },
   {
     name: 'ANSWER_PROVIDER',
@@ -50,7 +50,7 @@ export const MODELS_VARIABLES = [
     values: ['auto', 'extractive', 'local-llm', 'openai', 'cohere'],
     default: 'auto',
     description:
-      'Model behind answers, query rewriting and titles. `auto`: Cohere when COHERE_API_KEY is set, else the OpenAI-compatible server when OPENAI_BASE_URL or OPENAI_API_KEY is set, else the embedded default (see docs/adr/0017). `extractive`: sentences lifted from the passages (no model). `local-llm`: the GGUF model at LLM_MODEL_PATH, run in the API process. `/ask` may still pick another configured provider with `config.model`.',
+      'Model behind answers, query rewriting and titles. `auto`: Cohere when COHERE_API_KEY is set, else the OpenAI-compatible server when OPENAI_BASE_URL or OPENAI_API_KEY is set, else the embedded default (docs/adr/0017). `extractive`: sentences from the passages (no model). `local-llm`: the GGUF at LLM_MODEL_PATH. `/ask` may pick another with `config.model`.',
   },
   {
     name: 'OPENAI_BASE_URL',
@@ -89,7 +89,7 @@ export const MODELS_VARIABLES = [
     name: 'LLM_MODEL_PATH',
     kind: 'path',
     description:
-      'GGUF file of the local generative model (`local-llm`). Unset: DOCQA_CACHE_DIR/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf, where `npm run models:install -- llm` puts Qwen2.5-Coder-1.5B-Instruct Q4_K_M; any chat GGUF that llama.cpp runs may be named instead. A missing file answers 503 CAPABILITY_DISABLED for `local-llm` (never a 500).',
+      'GGUF file of the local generative model (`local-llm`). Unset: DOCQA_CACHE_DIR/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf (`npm run models:install -- llm`); any chat GGUF llama.cpp runs may be named. A missing file is 503 CAPABILITY_DISABLED for `local-llm`.',
   },
   {
     name: 'LLM_CONTEXT_SIZE',
@@ -101,14 +101,14 @@ export const MODELS_VARIABLES = [
     name: 'LLM_THREADS',
     kind: 'int',
     description:
-      "CPU threads of the local generative model. Unset: one per CPU core it computes on (node-llama-cpp's own default, twice that, makes its threads spin-wait for each other: many times slower).",
+      'CPU threads of the local generative model. Unset: one per core (more make its threads spin-wait).',
   },
   {
     name: 'LLM_FLASH_ATTENTION',
     kind: 'bool',
     default: 'true',
     description:
-      "llama.cpp's flash attention in the local generative model: the prompt is read 1.18x faster on 2 cores (1,655 tokens; `node bench/llm/prefill.mjs`), which is most of the time to the first word of an answer (docs/benchmarks/ask.md).",
+      "llama.cpp's flash attention in the local generative model: prompts are read 1.18x faster on 2 cores (docs/benchmarks/ask.md).",
   },
   {
     name: 'LLM_MAX_ANSWER_TOKENS',
@@ -135,14 +135,14 @@ export const MODELS_VARIABLES = [
     kind: 'int',
     default: '1500',
     description:
-      'Tokens of retrieved passages a generative answer prompt (local-llm, openai) may hold: passages are taken best first and the last one trimmed to its most relevant sentences. Prompt processing dominates answer time on CPUs (about 150 tokens/s on 2 cores).',
+      'Tokens of retrieved passages a generative answer prompt (local-llm, openai) may hold, best first, the last one trimmed. Prompt reading dominates answer time on CPUs.',
   },
   {
     name: 'LLM_FIRST_TOKEN_TARGET_MS',
     kind: 'int',
     default: '12000',
     description:
-      'Time the local generative model may spend reading an answer prompt before its first word: the passages are cut (below PROMPT_TOKEN_BUDGET) to what it reads in this time at the rate it read its earlier prompts in this process, so the first word comes on time on a slow or busy host. The first answer after loading uses PROMPT_TOKEN_BUDGET alone, as does a target longer than the budget takes to read (e.g. 600000).',
+      'Time the local generative model may spend reading an answer prompt: passages are cut to what it reads in this time at the rate it read earlier prompts in this process. The first answer after loading uses PROMPT_TOKEN_BUDGET alone; a large value (e.g. 600000) turns the cut off.',
   },
   {
     name: 'LLM_EVIDENCE',
@@ -150,14 +150,14 @@ export const MODELS_VARIABLES = [
     values: ['chosen', 'retrieved'],
     default: 'chosen',
     description:
-      'Passages the local generative model answers from. `chosen`: those the extractive answerer cites (with the other retrieved chunks of their pages); where it declines, the answer is the not-found answer without a model call (the 1.5B model does not decline by itself). `retrieved`: every retrieved passage within PROMPT_TOKEN_BUDGET, declining left to the model.',
+      'Passages the local generative model answers from. `chosen`: those the extractive answerer cites; where it declines, the not-found answer without a model call. `retrieved`: every retrieved passage within PROMPT_TOKEN_BUDGET, declining left to the model.',
   },
   {
     name: 'LLM_OPENING_CHECK',
     kind: 'bool',
     default: 'true',
     description:
-      "With LLM_EVIDENCE=chosen, the first six words of a local model answer (not a list or compare answer) are held before streaming; when they use none of the question's words while the extractive answer from the same passages does, that extractive answer is given instead and the model is stopped (the 1.5B model often restates a passage's first line instead of the line that answers). Costs about a second of first delta. `false` streams the model's answer from its first word.",
+      "With LLM_EVIDENCE=chosen, hold the first six words of a single local model answer; when they use none of the question's words while the extractive answer does, stop the model and give the extractive answer. Costs about half a second of first delta. `false` streams from the first word.",
   },
   {
     name: 'LOCAL_EMBEDDER',
@@ -165,7 +165,7 @@ export const MODELS_VARIABLES = [
     values: ['auto', 'minilm', 'bge-small', 'hashing'],
     default: 'auto',
     description:
-      'Embedder when COHERE_API_KEY is unset. `minilm`: the semantic all-MiniLM-L6-v2 model (`npm run models:install -- embedder`). `bge-small`: the semantic bge-small-en-v1.5 model (`npm run models:install -- bge-small`; queries get its retrieval instruction). Both refuse to start without their model. `hashing`: the lexical hashing embedder (no model). `auto`: the default model (docs/models.md) when installed, else the other installed one, else hashing with a warning in the log and /version. Set it explicitly when api and worker run as separate processes. Changing the embedder starts a new index version: run `npm run cli -- reembed` (docs/models.md).',
+      'Embedder when COHERE_API_KEY is unset: `minilm` (all-MiniLM-L6-v2) or `bge-small` (bge-small-en-v1.5), each refusing to start without its model (`npm run models:install`); `hashing` (lexical, no model); `auto`: the default model when installed, else the other, else hashing with a warning. Set it explicitly when api and worker are separate processes. A change starts a new index version: run `npm run cli -- reembed` (docs/models.md).',
   },
   {
     name: 'LOCAL_EMBEDDER_MODEL_DIR',
@@ -178,7 +178,7 @@ export const MODELS_VARIABLES = [
     kind: 'int',
     default: '2',
     description:
-      'Batches the local embedding model embeds at once (1-64), each in its own inference thread with its own onnxruntime session. The embedder uses LOCAL_EMBEDDER_SESSIONS x LOCAL_EMBEDDER_THREADS CPU threads: 2 x 1 embedded 1.2x the chunks per second of 1 x 2 on 2 cores (docs/benchmarks/embedder.md).',
+      'Batches the local embedding model embeds at once (1-64), each in its own thread and onnxruntime session; it uses SESSIONS x LOCAL_EMBEDDER_THREADS cores (docs/benchmarks/embedder.md).',
   },
   {
     name: 'LOCAL_EMBEDDER_THREADS',
@@ -192,14 +192,14 @@ export const MODELS_VARIABLES = [
     kind: 'bool',
     default: 'true',
     description:
-      'Run the CPU-heavy background threads at a lower CPU priority (nice 10): the local embedder (its inference thread and onnxruntime threads) and the PDF extraction threads. They then yield the cores to the event loop that answers requests, so asks and progress reads stay fast while documents are indexed, and use every idle cycle otherwise (docs/adr/0036).',
+      "Run the local embedder's and PDF extraction's threads at nice 10, so the event loop that answers requests gets the cores first while documents are indexed (docs/adr/0036).",
   },
   {
     name: 'LOCAL_EMBEDDER_BATCH_SIZE',
     kind: 'int',
     default: '2',
     description:
-      'Chunks per local embedding model inference (1-256). 2 was the fastest on 2 cores with the fused-attention graph (1.06x batch 8 on 256-token chunks, 1.11x on real chunks; the same in the indexing pipeline), and a query waits behind a smaller batch (docs/benchmarks/embedder.md).',
+      'Chunks per local embedding model inference (1-256). 2 was fastest on 2 cores, and a query waits behind a smaller batch (docs/benchmarks/embedder.md).',
   },
   {
     name: 'LOCAL_EMBEDDER_PRECISION',
@@ -207,6 +207,6 @@ export const MODELS_VARIABLES = [
     values: ['auto', 'fp32', 'int8'],
     default: 'auto',
     description:
-      'Graph of the local embedding model: `int8` (int8 weights, integer GEMMs: about 2x faster, retrieval quality within 0.005 nDCG@10 of fp32) or `fp32`. `auto`: int8 where the CPU has integer dot-product instructions (AVX-512 VNNI, AVX-VNNI, AMX, Arm dot product), else fp32 (docs/benchmarks/embedder.md). int8 is its own embedding space (e.g. `all-MiniLM-L6-v2-int8`): switching re-embeds (`npm run cli -- reembed`, docs/models.md).',
+      'Graph of the local embedding model: `int8` (about 2x faster) or `fp32`. `auto`: int8 where the CPU has integer dot-product instructions (AVX-512 VNNI, AVX-VNNI, AMX, Arm dot product), else fp32. int8 is its own embedding space: switching re-embeds (`npm run cli -- reembed`, docs/models.md).',
   },
 ] as const satisfies readonly ConfigVariable[];

@@ -40,7 +40,7 @@ export const SERVER_VARIABLES = [
     values: ['auto', 'jemalloc', 'system'],
     default: 'auto',
     description:
-      "The malloc `npm start` runs the product on. auto: jemalloc where libjemalloc.so.2 is installed (Debian: libjemalloc2), run as a child process of `npm start` with it preloaded, else the system's; jemalloc: that, or refuse to start without it; system: the C library's. On the embedded engine, glibc's malloc keeps growing through long indexing runs and jemalloc does not (docs/benchmarks/sharepoint.md). The containers (api, worker) are started without `npm start` and use the system's.",
+      "The malloc `npm start` runs the product on. auto: jemalloc where libjemalloc.so.2 is installed (Debian: libjemalloc2), else the system's; jemalloc: refuse to start without it; system: the C library's. glibc's malloc keeps growing through long embedded indexing runs, jemalloc does not. Containers use the system's.",
   },
   { name: 'HTTPS_PORT', kind: 'port', default: '8443', description: 'Port of the HTTPS API.' },
   {
@@ -65,7 +65,7 @@ export const SERVER_VARIABLES = [
     name: 'PUBLIC_BASE_URL',
     kind: 'url',
     description:
-      "https:// address clients reach the API at (behind a load balancer: its public name), used for absolute URLs in responses (avatar_url, chatbot citation links). Never taken from the request's Host header. Unset: https://localhost:HTTPS_PORT, the address `npm start` prints.",
+      "https:// address clients reach the API at (behind a load balancer: its public name), for absolute URLs in responses; never the request's Host header. Unset: https://localhost:HTTPS_PORT.",
   },
   {
     name: 'TRUST_PROXY',
@@ -98,6 +98,6 @@ export const SERVER_VARIABLES = [
     kind: 'int',
     default: '20000',
     description:
-      'Longest wait for a free pool connection (or a new connection to open). Past it the request answers 503 DEPENDENCY_UNAVAILABLE and an indexing step fails as retryable. Long enough that a burst of indexing steps on a busy host queues instead of failing.',
+      'Longest wait for a free pool connection; past it the request answers 503 DEPENDENCY_UNAVAILABLE and an indexing step fails as retryable.',
   },
 ] as const satisfies readonly ConfigVariable[];

@@ -78,7 +78,7 @@ export const SURFACES_VARIABLES = [
     kind: 'int',
     default: '60000',
     description:
-      'Time limit of one request to SharePoint or Google Drive (a download: with no byte received). A source that stops answering fails the call after it; the indexing run retries, then fails with the reason.',
+      'Time limit of one request to SharePoint or Google Drive (a download: with no byte received); the run retries, then fails with the reason.',
   },
   {
     name: 'METRICS_ENABLED',
@@ -98,14 +98,14 @@ export const SURFACES_VARIABLES = [
     kind: 'int',
     default: '1000',
     description:
-      'Log a warning ("event loop stalled") whenever a process of the service answered nothing (no request, heartbeat or log line) for longer than this, with how much of that span its own code held the loop (busy near 1: a long synchronous call in the process; near 0: the cores were taken by others). 0 turns the watch off.',
+      'Log "event loop stalled" when a process answered nothing for longer than this, with how much of the span its own code held the loop (near 1: a long synchronous call; near 0: other processes took the cores). 0 turns the watch off.',
   },
   {
     name: 'METRICS_HOST',
     kind: 'string',
     default: '127.0.0.1',
     description:
-      'Address the Prometheus endpoint binds to. Default loopback: only this machine can scrape it (plain HTTP, no credential). Set it (e.g. 0.0.0.0 or an internal interface address) only where the port is reachable from the internal network alone.',
+      'Address the Prometheus endpoint binds to (plain HTTP, no credential). Default loopback; set an internal address (or 0.0.0.0) only where the port is reachable from the internal network alone.',
   },
   {
     name: 'MAX_BODY_BYTES',
