@@ -12,6 +12,7 @@
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
+const { fileEntries, replaceDirAtomically } = require('./model-dir');
 const { CACHE_DIR, ProvisionError, run, sha256File, withLock } = require('../setup/common');
 
 const NAME = 'bge-small-en-v1.5';
@@ -166,11 +167,7 @@ function verify(file, expected, jar) {
 }
 
 function manifestOf(dir) {
-  const files = {};
-  for (const f of [...Object.keys(GRAPHS), 'tokenizer.json', 'tokenizer_config.json']) {
-    const p = path.join(dir, f);
-    files[f] = { bytes: fs.statSync(p).size, sha256: sha256File(p) };
-  }
+  const files = fileEntries(dir, [...Object.keys(GRAPHS), 'tokenizer.json', 'tokenizer_config.json']);
   return {
     kind: 'embedder',
     name: NAME,
@@ -190,10 +187,7 @@ function manifestOf(dir) {
 
 /** Extracts and verifies into a temp dir, then renames it into place (atomic for readers). */
 function build(note) {
-  const tmp = `${MODEL_DIR}.tmp-${process.pid}`;
-  fs.rmSync(tmp, { recursive: true, force: true });
-  fs.mkdirSync(tmp, { recursive: true });
-  try {
+  replaceDirAtomically(MODEL_DIR, (tmp) => {
     for (const [file, graph] of Object.entries(GRAPHS)) {
       const jar = ensureJar(graph, note);
       extract(jar, graph.member, path.join(tmp, file));
@@ -208,12 +202,7 @@ function build(note) {
       `${JSON.stringify(TOKENIZER_CONFIG, null, 2)}\n`,
     );
     fs.writeFileSync(path.join(tmp, 'manifest.json'), `${JSON.stringify(manifestOf(tmp), null, 2)}\n`);
-    fs.rmSync(MODEL_DIR, { recursive: true, force: true });
-    fs.mkdirSync(path.dirname(MODEL_DIR), { recursive: true });
-    fs.renameSync(tmp, MODEL_DIR);
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
+  });
 }
 
 /**

