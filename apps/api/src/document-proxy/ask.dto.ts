@@ -1,3 +1,4 @@
+import { DocSetNamesField, MinimumSimilarityScoreField } from './retrieval-fields';
 import { SOURCE_TYPES } from '@docqa/db';
 import { applyDecorators } from '@nestjs/common';
 import {
@@ -17,7 +18,6 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -27,7 +27,6 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { DOCSET_NAME_RULE, IsDocsetName } from '@docqa/catalog';
 import { allowedAskModels, ASK_LIMITS } from '@docqa/rag';
 
 const L = ASK_LIMITS;
@@ -56,17 +55,7 @@ export class AskConfigDto {
   @Max(L.retrievalLimit.max, { message: `retrievalLimit must be at most ${L.retrievalLimit.max}` })
   retrievalLimit?: number;
 
-  @ApiPropertyOptional({
-    description:
-      'Cut-off on the cosine similarity of the vector leg of retrieval: chunks below it are not retrieved by that leg.',
-    minimum: L.minimumSimilarityScore.min,
-    maximum: L.minimumSimilarityScore.max,
-    default: L.minimumSimilarityScore.default,
-  })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'minimumSimilarityScore must be a number' })
-  @Min(0, { message: 'minimumSimilarityScore must be between 0 and 1' })
-  @Max(1, { message: 'minimumSimilarityScore must be between 0 and 1' })
+  @MinimumSimilarityScoreField()
   minimumSimilarityScore?: number;
 
   @ApiPropertyOptional({
@@ -93,17 +82,7 @@ export class AskDto {
   @MaxLength(L.questionMaxChars, { message: `question must be at most ${L.questionMaxChars} characters` })
   question!: string;
 
-  @ApiProperty({
-    description: `Docsets to search; every one must be the caller's (403 FORBIDDEN otherwise). ${DOCSET_NAME_RULE}`,
-    type: [String],
-    minItems: 1,
-    maxItems: L.docSetNamesMax,
-    example: ['manuals'],
-  })
-  @IsArray({ message: 'docSetNames must be an array of docset names' })
-  @ArrayNotEmpty({ message: 'docSetNames must not be empty' })
-  @ArrayMaxSize(L.docSetNamesMax, { message: `docSetNames may name at most ${L.docSetNamesMax} docsets` })
-  @IsDocsetName({ each: true })
+  @DocSetNamesField()
   docSetNames!: string[];
 
   @ApiPropertyOptional({

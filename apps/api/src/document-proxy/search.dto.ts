@@ -1,11 +1,8 @@
+import { DocSetNamesField, MinimumSimilarityScoreField } from './retrieval-fields';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  IsArray,
   IsInt,
-  IsNumber,
   IsObject,
   IsOptional,
   IsString,
@@ -15,25 +12,13 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { DOCSET_NAME_RULE, IsDocsetName } from '@docqa/catalog';
-import { ASK_LIMITS, SEARCH_LIMITS } from '@docqa/rag';
+import { SEARCH_LIMITS } from '@docqa/rag';
 import { SourceMetadataDto } from './ask.dto';
 
 const L = SEARCH_LIMITS;
-const S = ASK_LIMITS.minimumSimilarityScore;
 
 export class SearchConfigDto {
-  @ApiPropertyOptional({
-    description:
-      'Cut-off on the cosine similarity of the vector leg of retrieval: chunks below it are not retrieved by that leg (as /ask).',
-    minimum: S.min,
-    maximum: S.max,
-    default: S.default,
-  })
-  @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'minimumSimilarityScore must be a number' })
-  @Min(S.min, { message: `minimumSimilarityScore must be between ${S.min} and ${S.max}` })
-  @Max(S.max, { message: `minimumSimilarityScore must be between ${S.min} and ${S.max}` })
+  @MinimumSimilarityScoreField()
   minimumSimilarityScore?: number;
 }
 
@@ -49,19 +34,7 @@ export class SearchDto {
   @MaxLength(L.queryMaxChars, { message: `query must be at most ${L.queryMaxChars} characters` })
   query!: string;
 
-  @ApiProperty({
-    description: `Docsets to search; every one must be the caller's (403 FORBIDDEN otherwise). ${DOCSET_NAME_RULE}`,
-    type: [String],
-    minItems: 1,
-    maxItems: ASK_LIMITS.docSetNamesMax,
-    example: ['manuals'],
-  })
-  @IsArray({ message: 'docSetNames must be an array of docset names' })
-  @ArrayNotEmpty({ message: 'docSetNames must not be empty' })
-  @ArrayMaxSize(ASK_LIMITS.docSetNamesMax, {
-    message: `docSetNames may name at most ${ASK_LIMITS.docSetNamesMax} docsets`,
-  })
-  @IsDocsetName({ each: true })
+  @DocSetNamesField()
   docSetNames!: string[];
 
   @ApiPropertyOptional({
