@@ -1,3 +1,4 @@
+import { readWithinLimit, tooLarge } from '../bounded-body';
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import {
   GetObjectCommand,
@@ -100,25 +101,16 @@ export class S3Connector implements SourceConnector<S3Credentials>, OnModuleDest
     const head = await this.call(c, 'download', () =>
       this.client(c).send(new HeadObjectCommand({ Bucket: bucket, Key: key })),
     );
-    if (Number(head.ContentLength ?? 0) > maxBytes)
-      throw new SourceError('TOO_LARGE', `The file is larger than the ${maxBytes}-byte limit`);
+    if (Number(head.ContentLength ?? 0) > maxBytes) throw tooLarge(maxBytes);
     const res = await this.call(c, 'download', () =>
       this.client(c).send(new GetObjectCommand({ Bucket: bucket, Key: key })),
     );
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of res.Body as AsyncIterable<Uint8Array>) {
-        size += chunk.length;
-        if (size > maxBytes)
-          throw new SourceError('TOO_LARGE', `The file is larger than the ${maxBytes}-byte limit`);
-        chunks.push(Buffer.from(chunk));
-      }
-    } catch (err) {
-      if (err instanceof SourceError) throw err;
-      throw new SourceError('UNAVAILABLE', 'The S3 download was interrupted');
-    }
-    return { data: Buffer.concat(chunks, size), etag: res.ETag ? res.ETag.replace(/"/g, '') : null };
+    const data = await readWithinLimit(
+      res.Body as AsyncIterable<Uint8Array>,
+      maxBytes,
+      'The S3 download was interrupted',
+    );
+    return { data, etag: res.ETag ? res.ETag.replace(/"/g, '') : null };
   }
 
   onModuleDestroy(): void {

@@ -1,3 +1,4 @@
+import { tooLarge } from '../bounded-body';
 import { createReadStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
@@ -64,17 +65,17 @@ export class DirectoryUploadStore implements UploadStore {
     const file = path.join(this.docsetDir(o), fileName);
     try {
       const st = await fsp.stat(file, { bigint: true });
-      if (Number(st.size) > maxBytes)
-        throw new SourceError('TOO_LARGE', `The file is larger than the ${maxBytes}-byte limit`);
+      if (Number(st.size) > maxBytes) throw tooLarge(maxBytes);
+      // Read here, not by readWithinLimit: a file removed meanwhile is NOT_FOUND (the catch below).
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > maxBytes)
-          throw new SourceError('TOO_LARGE', `The file is larger than the ${maxBytes}-byte limit`);
+        if (size > maxBytes) throw tooLarge(maxBytes);
         chunks.push(chunk);
       }
-      return { data: Buffer.concat(chunks, size), etag: uploadEtag(st) };
+      const data = Buffer.concat(chunks, size);
+      return { data, etag: uploadEtag(st) };
     } catch (err) {
       if (err instanceof SourceError) throw err;
       if (isMissing(err)) throw new SourceError('NOT_FOUND', 'The uploaded file is no longer in the store');

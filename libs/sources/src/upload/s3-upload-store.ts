@@ -1,3 +1,4 @@
+import { readWithinLimit, tooLarge } from '../bounded-body';
 import { createReadStream } from 'node:fs';
 import {
   DeleteObjectsCommand,
@@ -8,7 +9,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import type { AppConfig } from '@docqa/common';
-import { SourceError, type SourceOwner } from '../source.port';
+import type { SourceOwner } from '../source.port';
 import { toSourceError } from '../s3/s3.connector';
 import { docsetStoreKey } from './upload-names';
 import type { StoredUploadPage, UploadStore } from './upload-store.port';
@@ -83,22 +84,14 @@ export class S3UploadStore implements UploadStore {
     );
     if (Number(res.ContentLength ?? 0) > maxBytes) {
       (res.Body as { destroy?: () => void } | undefined)?.destroy?.();
-      throw new SourceError('TOO_LARGE', `The file is larger than the ${maxBytes}-byte limit`);
+      throw tooLarge(maxBytes);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of res.Body as AsyncIterable<Uint8Array>) {
-        size += chunk.length;
-        if (size > maxBytes)
-          throw new SourceError('TOO_LARGE', `The file is larger than the ${maxBytes}-byte limit`);
-        chunks.push(Buffer.from(chunk));
-      }
-    } catch (err) {
-      if (err instanceof SourceError) throw err;
-      throw new SourceError('UNAVAILABLE', 'The upload store download was interrupted');
-    }
-    return { data: Buffer.concat(chunks, size), etag: res.ETag ? res.ETag.replace(/"/g, '') : null };
+    const data = await readWithinLimit(
+      res.Body as AsyncIterable<Uint8Array>,
+      maxBytes,
+      'The upload store download was interrupted',
+    );
+    return { data, etag: res.ETag ? res.ETag.replace(/"/g, '') : null };
   }
 
   async put(o: SourceOwner, fileName: string, localPath: string, sizeBytes: number): Promise<void> {
