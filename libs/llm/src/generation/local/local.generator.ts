@@ -9,7 +9,6 @@ import {
 } from '../generation.port';
 import { EVIDENCE_MIN_COVERAGE, evidenceAnswer } from './evidence';
 import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
-import { rowQuotes } from './table-answers';
 import {
   CONTEXT_WEIGHT,
   identifierTokens,
@@ -19,7 +18,7 @@ import {
 } from './passage-context';
 import { endsSentence, segmentText, startsMidSentence } from './segments';
 import { escapeMarkers } from './text';
-import { questionScope, withoutInstructions, words } from '@docqa/text';
+import { questionScope, rowQuotes, withoutInstructions, words } from '@docqa/text';
 import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
 import { CODE, definitionFocus, hasEvidence, questionType, REFERS_BACK, scopeStems } from './question-type';
 import {

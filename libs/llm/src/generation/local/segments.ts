@@ -49,9 +49,10 @@ export function segmentText(text: string): string[] {
       flush();
       continue;
     }
-    if (tableHeader(line) || tableRow(line)) {
+    const header = !!tableHeader(line);
+    if (header || tableRow(line)) {
       flush();
-      if (!tableHeader(line)) out.push(line);
+      if (!header) out.push(line);
       continue;
     }
     if ((BULLET.test(line) || FIELD.test(line) || (field && !continuesField(buf, line))) && buf) flush();

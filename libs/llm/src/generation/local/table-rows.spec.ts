@@ -1,6 +1,6 @@
 import { NO_ANSWER_TEXT, Passage } from '../generation.port';
 import { LocalGenerator } from './local.generator';
-import { rowQuotes } from './table-answers';
+import { rowQuotes } from '@docqa/text';
 
 const cashFlow: Passage = {
   n: 1,
