@@ -1,4 +1,4 @@
-import { questionScope, withoutInstructions } from './question-scope';
+import { questionScope, withoutInstructions, withoutWorkingInstructions } from './question-scope';
 
 describe('questionScope', () => {
   it('tells list and compare questions from single-document ones', () => {
@@ -79,5 +79,23 @@ describe('withoutInstructions', () => {
     expect(
       withoutInstructions('What is the capex? Give a response by relying on the cash flow statement.'),
     ).toBe('What is the capex?');
+  });
+});
+
+describe('withoutWorkingInstructions', () => {
+  it('keeps an instruction that names what to give, drops those that say how to work', () => {
+    expect(
+      withoutWorkingInstructions('Which accidents involved a Cessna 152? Give the registration numbers.'),
+    ).toBe('Which accidents involved a Cessna 152? Give the registration numbers.');
+    expect(
+      withoutWorkingInstructions(
+        'What is the FY2018 capex for 3M? Give a response to the question by relying on the details shown in the cash flow statement.',
+      ),
+    ).toBe('What is the FY2018 capex for 3M?');
+    expect(
+      withoutWorkingInstructions(
+        'Assume that you are an analyst. Answer the following question using the balance sheet: what is the net PPNE? Answer in USD billions.',
+      ),
+    ).toBe('what is the net PPNE?');
   });
 });

@@ -90,3 +90,30 @@ export function withoutInstructions(question: string): string {
   );
   return (kept.length ? kept : sentences.slice(0, 1)).join(' ');
 }
+
+/** Words of a sentence that says how to answer, not what: units, rounding, sources, method. */
+const METHOD_WORDS =
+  /\b(answer|response|respond|round\w*|decimal|units?|usd|millions?|billions?|percent\w*|rel(y|ying)|using|use|based?|information|details|analyst|calculate|compute|metric|explain)\b/i;
+
+/**
+ * The question for weighing what an answer must say: withoutInstructions, but an instruction that
+ * names what to give stays ("Give the registration numbers." asks for those fields); only those
+ * that say how to work go ("Answer in USD billions.", "Give a response by relying on the cash flow
+ * statement.", "Assume that you are an analyst.").
+ */
+export function withoutWorkingInstructions(question: string): string {
+  const sentences = question
+    .split(/(?<=[.?!])\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const working = (s: string, i: number) =>
+    (i === 0 && LEADING_INSTRUCTION.test(s)) ||
+    (i > 0 && (INSTRUCTION.test(s) || ANSWER_INSTRUCTION.test(s)) && METHOD_WORDS.test(s));
+  const kept = sentences
+    .map((s) => {
+      const colon = s.lastIndexOf(':');
+      return ANSWER_INSTRUCTION.test(s) && colon > 0 && colon < s.length - 1 ? s.slice(colon + 1).trim() : s;
+    })
+    .filter((s, i) => !working(s, i));
+  return (kept.length ? kept : sentences.slice(0, 1)).join(' ');
+}

@@ -18,7 +18,7 @@ import {
 } from './passage-context';
 import { endsSentence, segmentText, startsMidSentence } from './segments';
 import { escapeMarkers } from './text';
-import { questionScope, rowQuotes, withoutInstructions, words } from '@docqa/text';
+import { questionScope, rowQuotes, withoutWorkingInstructions, words } from '@docqa/text';
 import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
 import { CODE, definitionFocus, hasEvidence, questionType, REFERS_BACK, scopeStems } from './question-type';
 import {
@@ -217,10 +217,10 @@ export class LocalGenerator implements Generator {
     dropCutSentences(candidates, segmentsOf);
     if (candidates.length === 0) return NO_ANSWER_TEXT;
     // What is asked, without the instructions on how to answer ("Round to two decimals.").
-    const question = withoutInstructions(input.question);
+    const question = withoutWorkingInstructions(input.question);
     const named = identifierTokens(question);
     const q = weighQuery(
-      `${question} ${withoutInstructions(input.query)}`,
+      `${question} ${withoutWorkingInstructions(input.query)}`,
       named,
       candidates,
       scopeStems(question),
