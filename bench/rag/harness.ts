@@ -303,7 +303,9 @@ export function fromEvidencePages(raw: QaItem | (Omit<QaItem, 'evidence'> & { ev
     evidence: undefined,
     fileName: first.fileName,
     page: first.page,
-    alsoOnPages: pages.filter((p) => p.fileName === first.fileName && p.page !== first.page).map((p) => p.page),
+    alsoOnPages: pages
+      .filter((p) => p.fileName === first.fileName && p.page !== first.page)
+      .map((p) => p.page),
   };
 }
 

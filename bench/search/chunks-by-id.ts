@@ -1,4 +1,4 @@
-/* The read /ask adds to complete cut-off sentences (SearchIndex.chunksById of up to 8 ids) against one
+/* The read /ask adds to complete cut-off sentences (SearchIndex.chunksAndTerms of up to 8 ids) against one
  * hybrid search, on the embedded engine at a given table size (not part of npm test). Synthetic chunks of
  * 40-chunk documents in 5 accounts, random unit vectors of MiniLM's width; 30 searches and 30 reads per
  * round, p50 / p95 printed per round (docs/benchmarks/ask.md, "Completing cut-off sentences").
@@ -70,7 +70,8 @@ void (async () => {
       s.push(performance.now() - t);
       const ids = hits.slice(0, 8).map((h) => `${h.chunk.documentId}:${h.chunk.chunkIndex + 1}`);
       t = performance.now();
-      const got = await index.chunksById({ accountId: acct, docSetNames: ['big'], ids });
+      const got = (await index.chunksAndTerms({ accountId: acct, docSetNames: ['big'], ids, terms: [] }))
+        .chunks;
       c.push(performance.now() - t);
       if (got.length === 0 && ids.length) console.log('none found?', ids);
     }

@@ -76,7 +76,7 @@ export const SEARCH = '/api/v1/document_proxy/search';
 export function spyEngineReads(app: TestApp): { reads: string[]; restore(): void } {
   const index = searchIndexOf(app);
   const reads: string[] = [];
-  const spies = (['search', 'chunksById', 'chunksAndTerms'] as const).map((m) => {
+  const spies = (['search', 'chunksAndTerms'] as const).map((m) => {
     const original = (index[m] as (...a: unknown[]) => Promise<unknown>).bind(index);
     return jest.spyOn(index, m).mockImplementation((async (...a: unknown[]) => {
       reads.push(m);

@@ -205,7 +205,7 @@ export function rescoredHits(
   return out.sort((a, b) => b.score - a.score);
 }
 
-/** The chunks of chunksById: the ids, within the account's named docsets. */
+/** The chunks by id of chunksAndTerms: the ids, within the account's named docsets. */
 export function chunksByIdQuery(q: ChunksByIdQuery): Query {
   return {
     bool: {
@@ -258,7 +258,7 @@ export function toChunk(h: estypes.SearchHit<ChunkDoc>): StoredChunk {
   };
 }
 
-/** The search body of chunksById: the chunks of the account's docsets with the given ids. */
+/** The search body of chunksAndTerms' chunks by id: the chunks of the account's docsets with the given ids. */
 export function chunksByIdBody(q: ChunksByIdQuery) {
   return { size: q.ids.length, _source: SOURCE_FIELDS, track_total_hits: false, query: chunksByIdQuery(q) };
 }

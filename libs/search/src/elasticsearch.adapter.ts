@@ -32,13 +32,11 @@ import { assertIndexPrefix, ElasticsearchIndexSetup } from './elasticsearch-setu
 import { PartialIndexingError } from './search.errors';
 import {
   checkChunksAndTerms,
-  checkChunksById,
   ChunksAndTerms,
   ChunksAndTermsQuery,
   termProbe,
   chunkId,
   ChunkRecord,
-  ChunksByIdQuery,
   DEFAULT_SEARCH_DEADLINES,
   deleteGenerationInBatches,
   EngineHealth,
@@ -49,7 +47,6 @@ import {
   SearchIndex,
   SearchIndexStats,
   SearchQuery,
-  StoredChunk,
   UpsertResult,
   WriteOptions,
 } from './search.port';
@@ -239,16 +236,6 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     return this.call('search', this.deadlines.readMs, async (signal) => {
       await this.ensureIndex(signal);
       return runSearch(withFusionMethod(q, this.o.fusion), this.legs(signal), this.o.space.dimensions);
-    });
-  }
-
-  async chunksById(q: ChunksByIdQuery): Promise<StoredChunk[]> {
-    checkChunksById(q);
-    if (q.ids.length === 0 || q.docSetNames.length === 0) return [];
-    return this.call('chunksById', this.deadlines.readMs, async (signal) => {
-      await this.ensureIndex(signal);
-      const r = await this.client.search<ChunkDoc>({ index: this.alias, ...chunksByIdBody(q) }, { signal });
-      return r.hits.hits.map(toChunk);
     });
   }
 

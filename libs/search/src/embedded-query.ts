@@ -66,7 +66,7 @@ export function similarHits(
   return out;
 }
 
-/** The chunks of chunksById: the ids, within the account's named docsets. */
+/** The chunks by id of chunksAndTerms: the ids, within the account's named docsets. */
 export function chunksByIdPredicate(q: ChunksByIdQuery): string {
   const scope = scopePredicate({ storedAccountId: storedAccountId(q.accountId), docSetNames: q.docSetNames });
   return `${scope} AND id IN (${q.ids.map(sqlString).join(', ')})`;

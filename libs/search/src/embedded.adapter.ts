@@ -27,7 +27,6 @@ import { PartialIndexingError } from './search.errors';
 import type { SearchMaintenance } from './search-maintenance';
 import {
   checkChunksAndTerms,
-  checkChunksById,
   ChunksAndTerms,
   ChunksAndTermsQuery,
   termProbe,
@@ -172,12 +171,6 @@ export class EmbeddedSearchIndex implements SearchIndex, SearchMaintenance {
 
   private runSearch(t: lancedb.Table, q: SearchQuery): Promise<SearchHit[]> {
     return runSearch(withFusionMethod(q, this.o.fusion), this.legs(t), this.o.space.dimensions);
-  }
-
-  async chunksById(q: ChunksByIdQuery): Promise<StoredChunk[]> {
-    checkChunksById(q);
-    if (q.ids.length === 0 || q.docSetNames.length === 0) return [];
-    return this.gate.read('chunksById', (t) => this.chunksOf(t, q));
   }
 
   async chunksAndTerms(q: ChunksAndTermsQuery): Promise<ChunksAndTerms> {

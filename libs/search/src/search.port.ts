@@ -127,7 +127,7 @@ export interface ChunksByIdQuery {
   ids: string[];
 }
 
-/** chunksAndTerms: chunks by id (as chunksById) and terms whose presence in the docsets is probed. */
+/** chunksAndTerms: chunks by id and terms whose presence in the docsets is probed. */
 export interface ChunksAndTermsQuery extends ChunksByIdQuery {
   terms: string[];
 }
@@ -141,13 +141,13 @@ export interface ChunksAndTerms {
 /** Terms one chunksAndTerms call probes. */
 export const TERM_PROBES_MAX = 20;
 
-/** Ids one chunksById call takes. */
+/** Ids one chunksAndTerms call reads. */
 export const CHUNKS_BY_ID_MAX = 100;
 
-/** chunksById's argument check, shared by the adapters. */
+/** The ids' check of chunksAndTerms, shared by the adapters. */
 export function checkChunksById(q: ChunksByIdQuery): void {
   if (q.ids.length > CHUNKS_BY_ID_MAX)
-    throw new RangeError(`chunksById takes at most ${CHUNKS_BY_ID_MAX} ids (${q.ids.length} given)`);
+    throw new RangeError(`chunksAndTerms reads at most ${CHUNKS_BY_ID_MAX} ids (${q.ids.length} given)`);
 }
 
 /** The search chunksAndTerms runs for one term: BM25 alone, one hit. */
@@ -291,13 +291,9 @@ export interface SearchIndex {
   /** Hits of the account's docsets only, best first. */
   search(query: SearchQuery): Promise<SearchHit[]>;
   /**
-   * Chunks by id (at most CHUNKS_BY_ID_MAX ids), of the account's named docsets only; an id not
-   * stored there is left out, and the order is not kept. Bounded by the read deadline.
-   */
-  chunksById(q: ChunksByIdQuery): Promise<StoredChunk[]>;
-  /**
-   * One read for what an answer needs around its passages: the chunks of `ids` (as chunksById)
-   * and, for each term (at most TERM_PROBES_MAX), whether
+   * One read for what an answer needs around its passages: the chunks of `ids` (at most
+   * CHUNKS_BY_ID_MAX, of the account's named docsets only; an id not stored there is left out, and
+   * the order is not kept) and, for each term (at most TERM_PROBES_MAX), whether
    * `search({ text: term, mode: 'bm25', limit: 1, minimumSimilarityScore: 0 })` would find a chunk
    * of the account's named docsets. One deadline for the whole read.
    */
