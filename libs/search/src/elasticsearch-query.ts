@@ -3,12 +3,12 @@ import type { EmbeddingSpace } from '@docqa/common';
 import {
   contextQueryText,
   DEFAULT_FIELD_BOOSTS,
-  DocumentHit,
   FieldBoosts,
   LegHit,
   LegQuery,
   storedAccountId,
-} from './fusion';
+} from './retrieval-legs';
+import { DocumentHit } from './routing';
 import { INDEX_LAYOUT_VERSION } from './index-version';
 import { chunkId, ChunkRecord, ChunksByIdQuery, StoredChunk } from './search.port';
 import { cosine } from './vectors';

@@ -1,15 +1,9 @@
 import { Client, estypes } from '@elastic/elasticsearch';
 import { Logger } from '@nestjs/common';
 import { EmbeddingSpace, withDeadline } from '@docqa/common';
-import {
-  DocumentHit,
-  LegHit,
-  LegQuery,
-  RetrievalLegs,
-  runSearch,
-  storedAccountId,
-  withFusionMethod,
-} from './fusion';
+import { withFusionMethod } from './fusion';
+import { LegHit, LegQuery, RetrievalLegs, runSearch, storedAccountId } from './retrieval-legs';
+import { DocumentHit } from './routing';
 import { INDEX_LAYOUT_VERSION, partitionChunks, versionedIndexName } from './index-version';
 import { boundedCall, dropReason } from './elasticsearch-client';
 import {

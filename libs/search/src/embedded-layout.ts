@@ -1,6 +1,6 @@
 import { Field, FixedSizeList, Float32, Int32, Schema, Utf8 } from 'apache-arrow';
 import { createHash } from 'node:crypto';
-import { storedAccountId } from './fusion';
+import { storedAccountId } from './retrieval-legs';
 import { chunkId, ChunkRecord, StoredChunk } from './search.port';
 
 // The embedded engine's table layout (EMBEDDED_LAYOUT_VERSION): its columns, their full-text

@@ -1,5 +1,5 @@
 import * as lancedb from '@lancedb/lancedb';
-import { contextQueryText, DEFAULT_FIELD_BOOSTS, LegHit, LegQuery, storedAccountId } from './fusion';
+import { contextQueryText, DEFAULT_FIELD_BOOSTS, LegHit, LegQuery, storedAccountId } from './retrieval-legs';
 import { FTS_COLUMNS, type FtsColumn, PLAIN_TEXT_BOOST, Row, sqlString, toChunk } from './embedded-layout';
 import { chunkId, ChunksByIdQuery } from './search.port';
 

@@ -2,6 +2,8 @@ export * from './search.port';
 export * from './search-maintenance';
 export * from './search.errors';
 export * from './fusion';
+export * from './retrieval-legs';
+export * from './routing';
 export * from './index-version';
 export * from './keyword-routing';
 export * from './search.module';

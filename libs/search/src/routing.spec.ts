@@ -1,0 +1,113 @@
+import { RetrievalLegs, runSearch } from './retrieval-legs';
+import { diversify, routedDocuments, withDays } from './routing';
+import type { SearchQuery, StoredChunk } from './search.port';
+
+describe('document routing and diversity', () => {
+  const chunk = (id: string, documentId: string): StoredChunk => ({
+    id,
+    accountId: 1,
+    docSetName: 'ds',
+    documentId,
+    fileName: `${documentId}.pdf`,
+    pageNumber: '1',
+    sourceType: 'S3',
+    sourceId: 's',
+    chunkIndex: 0,
+    text: id,
+  });
+  const q: SearchQuery = {
+    accountId: 1,
+    docSetNames: ['ds'],
+    text: 'flight time Tallahassee',
+    vector: [1],
+    limit: 3,
+    minimumSimilarityScore: 0,
+  };
+
+  it('routes to the documents whose context comes close to the best, unless too many do', () => {
+    const o = { weight: 1, share: 0.6, maxDocuments: 2 };
+    const docs = (...scores: number[]) => scores.map((score, i) => ({ documentId: `d${i}`, score }));
+    expect(routedDocuments(docs(10, 7, 3), o)).toEqual(['d0', 'd1']);
+    expect(routedDocuments(docs(10, 9, 8), o)).toEqual([]); // nothing tells them apart
+    expect(routedDocuments(docs(10), o)).toEqual(['d0']);
+    // a document being re-indexed shows up in two generations
+    expect(routedDocuments([...docs(10, 7), { documentId: 'd0', score: 10 }], o)).toEqual(['d0', 'd1']);
+    expect(routedDocuments([], o)).toEqual([]);
+  });
+
+  it('adds legs restricted to the routed documents, so their chunks rank first', async () => {
+    const seen: Array<string[] | undefined> = [];
+    const legs: RetrievalLegs = {
+      bm25: async (lq) => {
+        seen.push(lq.documentIds);
+        return lq.documentIds
+          ? [{ chunk: chunk('t2', 'tal'), score: 1 }]
+          : [
+              { chunk: chunk('o1', 'other'), score: 3 },
+              { chunk: chunk('o2', 'other'), score: 2 },
+              { chunk: chunk('t2', 'tal'), score: 1 },
+            ];
+      },
+      vector: async (lq) => (lq.documentIds ? [{ chunk: chunk('t2', 'tal'), score: 0.5 }] : []),
+      documents: async () => [
+        { documentId: 'tal', score: 9 },
+        { documentId: 'other', score: 1 },
+      ],
+    };
+    const routed = await runSearch(q, legs, 1);
+    expect(seen).toEqual([undefined, ['tal']]);
+    expect(routed[0].chunk.id).toBe('t2');
+    const plain = await runSearch({ ...q, routing: { weight: 0 } }, legs, 1);
+    expect(plain[0].chunk.id).toBe('o1');
+  });
+
+  it('routes to the documents holding a day the query names, besides its context match', async () => {
+    // the context match of the whole query prefers `other` (it shares a frequent word with it);
+    // the day's token alone finds the two documents of that day
+    expect(withDays(['other'], ['d8a', 'd8b'])).toEqual(['other', 'd8a', 'd8b']);
+    // a document matching both the words and the day narrows the routing to it
+    expect(withDays(['tal', 'other'], ['tal', 'd8b'])).toEqual(['tal']);
+    expect(withDays(['tal'], [])).toEqual(['tal']);
+    const texts: string[] = [];
+    const routedTo: Array<string[] | undefined> = [];
+    const legs: RetrievalLegs = {
+      bm25: async (lq) => {
+        routedTo.push(lq.documentIds);
+        return [];
+      },
+      vector: async () => [],
+      documents: async (lq) => {
+        texts.push(lq.text);
+        return lq.text === '20071208'
+          ? [
+              { documentId: 'd8a', score: 2 },
+              { documentId: 'd8b', score: 2 },
+            ]
+          : [
+              { documentId: 'other', score: 9 },
+              { documentId: 'd8a', score: 3 },
+            ];
+      },
+    };
+    await runSearch({ ...q, text: 'Which accidents happened on December 8, 2007?' }, legs, 1);
+    expect(texts).toContain('20071208');
+    expect(routedTo[1]?.sort()).toEqual(['d8a', 'd8b', 'other']);
+  });
+
+  it('keeps at most perDocument chunks of one document ahead of other documents', async () => {
+    expect(diversify(['a1', 'a2', 'a3', 'b1', 'a4', 'c1'], (x) => x[0], 2)).toEqual([
+      'a1',
+      'a2',
+      'b1',
+      'c1',
+      'a3',
+      'a4',
+    ]);
+    const legs: RetrievalLegs = {
+      bm25: async () => ['a1', 'a2', 'a3', 'b1'].map((id, i) => ({ chunk: chunk(id, id[0]), score: 9 - i })),
+      vector: async () => [],
+    };
+    const out = await runSearch({ ...q, diversity: { perDocument: 1 } }, legs, 1);
+    expect(out.map((h) => h.chunk.id)).toEqual(['a1', 'b1', 'a2']);
+  });
+});
