@@ -25,7 +25,7 @@ import {
   LOCAL_EMBEDDER_MODELS,
   LocalEmbedderModel,
   OnnxEmbedder,
-} from '@docqa/llm';
+} from '@docqa/embeddings';
 import { EmbeddedSearchIndex, SearchMode } from '@docqa/search';
 import { loadSciFact, ndcgAt } from '../search/corpus';
 

@@ -14,7 +14,7 @@ import type {
   Rewriter,
   RewriteInput,
   RewriteResult,
-} from '@docqa/llm';
+} from '@docqa/answers';
 
 export interface CachedTiming {
   ttftMs?: number;

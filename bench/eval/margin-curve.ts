@@ -1,6 +1,6 @@
 /* The answered/precision trade-off of LOCAL_ANSWER_MIN_MARGIN, replayed on the passages each /ask
  * call handed to the generator (the uncovered-topic check is not re-applied). */
-import { GenerateInput, LocalGenerator } from '@docqa/llm';
+import { GenerateInput, LocalGenerator } from '@docqa/answers';
 import type { QaItem } from '../rag/qa';
 import { citedPages, isHeldOut, PageRef } from './scoring';
 

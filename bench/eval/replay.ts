@@ -3,7 +3,7 @@
  * seconds without engines. Prints the citing metrics of both halves and, with VERBOSE=1, each item.
  *   npm run eval:replay -- <dir>/similar.embedded.json [options JSON] */
 import * as fs from 'node:fs';
-import { GenerateInput, LocalGenerator, LocalGeneratorOptions } from '@docqa/llm';
+import { GenerateInput, LocalGenerator, LocalGeneratorOptions } from '@docqa/answers';
 import type { QaItem } from '../rag/qa';
 import { aggregate } from './metrics';
 import { citedPages, scoreItem } from './scoring';

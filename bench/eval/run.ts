@@ -22,9 +22,8 @@
 import '../rag/env';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { EMBEDDER, Embedder } from '@docqa/embeddings';
 import {
-  EMBEDDER,
-  Embedder,
   GenerateInput,
   GENERATOR,
   Generator,
@@ -33,7 +32,7 @@ import {
   Reranker,
   REWRITER,
   Rewriter,
-} from '@docqa/llm';
+} from '@docqa/answers';
 import type { SearchHit, SearchIndex, SearchQuery } from '@docqa/search';
 import { pgOf, searchIndexOf } from '../../test/support/seed';
 import { postSse } from '../../test/support/sse';
@@ -134,8 +133,8 @@ function answerCache(h: Harness, corpus: Corpus, o: EvalOptions): AnswerCache | 
     openingCheck: o.provider === 'local-llm' ? cfg.llmOpeningCheck : undefined,
     // With LLM_EVIDENCE=chosen the extractive answerer (local/, analysis/) picks the model's passages.
     code: codeHash(
-      ['generation/grounded', 'generation/llama', 'generation/openai', 'generation/local', 'analysis'].map(
-        (d) => path.join(ROOT, 'dist/rag-bench/libs/llm/src', d),
+      ['grounded', 'llama', 'openai', 'local', 'analysis'].map((d) =>
+        path.join(ROOT, 'dist/rag-bench/libs/answers/src', d),
       ),
     ),
   };

@@ -22,7 +22,7 @@ import * as path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { loadConfig } from '@docqa/common';
 import { DocsetPipeline, DocumentPipeline, RunStore, StartIndexing } from '@docqa/indexing';
-import { Embedder, EMBEDDER, OnnxEmbedder } from '@docqa/llm';
+import { Embedder, EMBEDDER, OnnxEmbedder } from '@docqa/embeddings';
 import { SourceCredentialsCipher } from '@docqa/sources';
 import { startWorker } from '../../apps/worker/src/main';
 import { EMBEDDER_TUNING_VARS, passEnv } from '../../test/support/tuning-env';

@@ -22,7 +22,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { loadConfig } from '@docqa/common';
-import { EMBEDDER, Embedder } from '@docqa/llm';
+import { EMBEDDER, Embedder } from '@docqa/embeddings';
 import { createApi } from '../../apps/api/src/bootstrap/create-api';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { TestClient } from '../../test/support/http';

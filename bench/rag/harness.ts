@@ -7,7 +7,7 @@ import './env';
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { EMBEDDER, Embedder } from '@docqa/llm';
+import { EMBEDDER, Embedder } from '@docqa/embeddings';
 import * as path from 'node:path';
 import { startTestApp, TestApp } from '../../test/support/app';
 import { sharedDir, temporalNamespace } from '../../test/support/infra';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { docqaCacheDir, loadConfig } from '@docqa/common';
 import { chunkPages } from '@docqa/indexing/chunking/chunker';
 import { contextFields, prepareDocument } from '@docqa/indexing/chunking/document-chunks';
-import { Embedder, LocalHashingEmbedder } from '@docqa/llm';
+import { Embedder, LocalHashingEmbedder } from '@docqa/embeddings';
 
 /** A page-aware chunk before embedding. */
 export interface RawChunk {

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { defaultLocalModelDir, Embedder, LocalHashingEmbedder, OnnxEmbedder } from '@docqa/llm';
+import { defaultLocalModelDir, Embedder, LocalHashingEmbedder, OnnxEmbedder } from '@docqa/embeddings';
 import { convexFusion, EmbeddedSearchIndex, reciprocalRankFusion, SearchHit } from '@docqa/search';
 import {
   distinctDocuments,

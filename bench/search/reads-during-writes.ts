@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LocalHashingEmbedder } from '@docqa/llm';
+import { LocalHashingEmbedder } from '@docqa/embeddings';
 import { EmbeddedSearchIndex } from '@docqa/search';
 import { percentile } from '../../test/support/stats';
 

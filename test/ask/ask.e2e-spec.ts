@@ -1,4 +1,5 @@
-import { EMBEDDER, Embedder, NO_ANSWER_TEXT } from '@docqa/llm';
+import { EMBEDDER, Embedder } from '@docqa/embeddings';
+import { NO_ANSWER_TEXT } from '@docqa/answers';
 import { startTestApp, TestApp } from '../support/app';
 import { chunkPages } from '@docqa/indexing';
 import { closeCorpusExtractor, qaItem, seedCorpus, seedDocuments } from '../support/seed';

@@ -1,4 +1,4 @@
-import { EVIDENCE_TEXT } from '@docqa/llm';
+import { EVIDENCE_TEXT } from '@docqa/answers';
 import { FakeOpenAi, promptPassages, startFakeOpenAi } from '../support/fake-openai';
 import { startTestApp, TestApp } from '../support/app';
 import { closeCorpusExtractor, pgOf, seedCorpus } from '../support/seed';

@@ -1,4 +1,4 @@
-import { GENERATOR, Generator, Passage, REWRITER, Rewriter } from '@docqa/llm';
+import { GENERATOR, Generator, Passage, REWRITER, Rewriter } from '@docqa/answers';
 import { startTestApp, TestApp } from '../support/app';
 import { closeCorpusExtractor, qaItem, seedCorpus, seedDocuments } from '../support/seed';
 import { ASK, Caller, newCaller, restrictedToken, SEARCH, spyEngineReads, spySearches } from './support';

@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { DocsetCatalog } from '@docqa/catalog';
-import { NO_ANSWER_TEXT } from '@docqa/llm';
+import { NO_ANSWER_TEXT } from '@docqa/answers';
 import type { TestApp } from '../support/app';
 import { minimalPdf } from '../support/pdf';
 import {

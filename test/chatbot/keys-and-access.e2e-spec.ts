@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { Client } from 'pg';
-import { NO_ANSWER_TEXT } from '@docqa/llm';
+import { NO_ANSWER_TEXT } from '@docqa/answers';
 import { startTestApp, TestApp } from '../support/app';
 import { dbOf } from '../indexing/support';
 import { ask, ASK, chatbotAccount, createKey, KEYS, SETTINGS, setPlan, SUPPORT } from './support';

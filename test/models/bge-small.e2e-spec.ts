@@ -13,7 +13,7 @@ import {
   LOCAL_EMBEDDER_MODELS,
   LocalHashingEmbedder,
   OnnxEmbedder,
-} from '@docqa/llm';
+} from '@docqa/embeddings';
 import { ASK } from '../ask/support';
 import { startTestApp, TestApp } from '../support/app';
 import { infra, uniqueName } from '../support/infra';

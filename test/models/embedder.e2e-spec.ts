@@ -8,7 +8,7 @@ import {
   LocalModelMissingError,
   OnnxEmbedder,
   resolvePrecision,
-} from '@docqa/llm';
+} from '@docqa/embeddings';
 import { niceOf, threadsAtNice } from '../support/threads';
 import { eventually } from '../support/wait';
 

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runReembed } from '../../apps/worker/src/reembed-command';
-import { Embedder, EMBEDDER } from '@docqa/llm';
+import { Embedder, EMBEDDER } from '@docqa/embeddings';
 import { EmbeddedSearchIndex, SearchIndex, versionedIndexName } from '@docqa/search';
 import { deleteEsPrefix } from '../search/es-cleanup';
 import { startTestApp, TestApp } from '../support/app';

@@ -1,4 +1,4 @@
-import { LocalHashingEmbedder } from '@docqa/llm';
+import { LocalHashingEmbedder } from '@docqa/embeddings';
 import {
   ChunkRecord,
   cosine,

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { canReleaseFreedNativeMemory, docqaMetrics } from '@docqa/common';
-import { LocalHashingEmbedder } from '@docqa/llm';
+import { LocalHashingEmbedder } from '@docqa/embeddings';
 import { EmbeddedSearchIndex, embeddedTableName } from '@docqa/search';
 
 /** Embedded-engine specifics: the layout upgrade from an older table of the same embedding space. */

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { AppConfig, loadConfig } from '@docqa/common';
-import { INT8_SPACE_SUFFIX, LOCAL_EMBEDDER_MODEL, resolvePrecision } from '@docqa/llm';
+import { INT8_SPACE_SUFFIX, LOCAL_EMBEDDER_MODEL, resolvePrecision } from '@docqa/embeddings';
 import { createApi, RunningApi } from '../../apps/api/src/bootstrap/create-api';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { deleteEsPrefix } from '../search/es-cleanup';

@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { embeddingSpaceKey } from '@docqa/common';
 import type { DocumentStatus, SourceType } from '@docqa/db';
 import { contextFields, PdfExtractor, prepareDocument } from '@docqa/indexing';
-import { EMBEDDER, Embedder } from '@docqa/llm';
+import { EMBEDDER, Embedder } from '@docqa/embeddings';
 import { ChunkRecord, hasMaintenance, SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import type { TestApp } from './app';
 import { sharedDir } from './infra';

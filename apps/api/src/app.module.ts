@@ -12,7 +12,8 @@ import {
 } from '@docqa/common';
 import { DocumentQueueMetrics } from '@docqa/catalog';
 import { DbModule } from '@docqa/db';
-import { LlmModule } from '@docqa/llm';
+import { AnswersModule } from '@docqa/answers';
+import { EmbeddingsModule } from '@docqa/embeddings';
 import { SearchModule } from '@docqa/search';
 import { AccountsApiModule } from './accounts/accounts-api.module';
 import { ChatbotApiModule } from './chatbot/chatbot-api.module';
@@ -47,7 +48,8 @@ export class AppModule {
         DbModule,
         MetricsModule,
         TemporalModule,
-        LlmModule,
+        EmbeddingsModule,
+        AnswersModule,
         SearchModule,
         ...SURFACE_MODULES,
         ...extra,

@@ -16,7 +16,8 @@ import {
   WorkDrains,
 } from '@docqa/common';
 import { DbModule } from '@docqa/db';
-import { LlmModule } from '@docqa/llm';
+import { AnswersModule } from '@docqa/answers';
+import { EmbeddingsModule } from '@docqa/embeddings';
 import { SearchModule } from '@docqa/search';
 import { WorkerModule } from './worker.module';
 
@@ -30,7 +31,8 @@ export async function startWorker(cfg: AppConfig) {
       DbModule,
       MetricsModule,
       TemporalModule,
-      LlmModule,
+      EmbeddingsModule,
+      AnswersModule,
       SearchModule,
       WorkerModule,
     ],

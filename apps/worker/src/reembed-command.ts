@@ -12,7 +12,8 @@ import {
   ReembedService,
   RunStore,
 } from '@docqa/indexing';
-import { LlmModule } from '@docqa/llm';
+import { AnswersModule } from '@docqa/answers';
+import { EmbeddingsModule } from '@docqa/embeddings';
 import { SearchModule } from '@docqa/search';
 
 /**
@@ -22,7 +23,7 @@ import { SearchModule } from '@docqa/search';
  */
 export async function runReembed(cfg: AppConfig, o: ReembedOptions): Promise<ReembedReport> {
   @Module({
-    imports: [ConfigModule.forRoot(cfg), DbModule, LlmModule, SearchModule],
+    imports: [ConfigModule.forRoot(cfg), DbModule, EmbeddingsModule, AnswersModule, SearchModule],
     providers: [DocumentLifecycleStore, DocumentPreparer, EmbeddingSpaceStore, RunStore, ReembedService],
   })
   class ReembedCommandModule {}

@@ -19,8 +19,8 @@ import { SupportMailService } from './support/support-mail.service';
 /**
  * The chatbot surface's logic: settings and `cb_` keys, admission of chatbot requests (key, plan,
  * origin, hourly limit), answers through the ask pipeline with signed file links, and support
- * e-mail through the mail outbox. Needs ConfigModule, DbModule, SearchModule, LlmModule and
- * AccountsModule (global) in the application.
+ * e-mail through the mail outbox. Needs ConfigModule, DbModule, SearchModule, EmbeddingsModule,
+ * AnswersModule and AccountsModule (global) in the application.
  */
 @Module({
   imports: [CatalogModule, RagModule, SourcesModule],

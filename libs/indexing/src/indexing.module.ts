@@ -41,7 +41,7 @@ const INDEXING_USE_CASES = [
 /**
  * Indexing: pipelines the worker's activities call, and the use cases behind the indexing API
  * (one class per endpoint group, sharing RunLauncher and the one Temporal adapter, IndexingWorkflowClient).
- * Needs ConfigModule, DbModule, TemporalModule, SearchModule and LlmModule in the application.
+ * Needs ConfigModule, DbModule, TemporalModule, SearchModule and EmbeddingsModule in the application.
  */
 @Module({
   imports: [CatalogModule, SourcesModule],

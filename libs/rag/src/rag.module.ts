@@ -10,7 +10,7 @@ import { SummaryService } from './summary/summary.service';
 
 /**
  * Retrieval-augmented answers, retrieval on its own (/search), conversation titles and the Document API's document reads (through
- * the catalog). Needs DbModule, SearchModule and LlmModule (global) in the application, and
+ * the catalog). Needs DbModule, SearchModule, EmbeddingsModule and AnswersModule (global) in the application, and
  * AccountsModule for scopes.
  */
 @Module({

@@ -10,7 +10,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadConfig } from '@docqa/common';
-import { createEmbedder } from '@docqa/llm';
+import { createEmbedder } from '@docqa/embeddings';
 import { EmbeddedSearchIndex } from '@docqa/search/embedded.adapter';
 import type { ChunkRecord } from '@docqa/search';
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { APP_CONFIG, AppConfig } from '@docqa/common';
-import { Embedder, EMBEDDER } from '@docqa/llm';
+import { Embedder, EMBEDDER } from '@docqa/embeddings';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 

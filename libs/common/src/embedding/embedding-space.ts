@@ -1,8 +1,8 @@
 /**
  * The vector space chunk embeddings live in: the embedder that produced them and their length.
- * Provided by LlmModule (from the configured embedder) and read by SearchModule, which keeps one
- * index version per space so vectors of two models are never mixed. It lives in common because
- * search and llm are siblings in the import graph.
+ * Provided by EmbeddingsModule (from the configured embedder) and read by SearchModule, which keeps
+ * one index version per space so vectors of two models are never mixed. It lives in common because
+ * search and embeddings are siblings in the import graph.
  */
 export const EMBEDDING_SPACE = Symbol('EMBEDDING_SPACE');
 

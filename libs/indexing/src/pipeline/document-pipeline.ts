@@ -2,7 +2,7 @@ import { filingMetadata, FilingMetadata } from '@docqa/text';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
-import { Embedder, EMBEDDER } from '@docqa/llm';
+import { Embedder, EMBEDDER } from '@docqa/embeddings';
 import { ChunkRecord, hasMaintenance, SEARCH_INDEX, SearchIndex, searchWritesBlocked } from '@docqa/search';
 import { DocumentChunk, contextFields } from '../chunking/document-chunks';
 import type { DocumentContext } from '../chunking/document-context';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { embeddingSpaceKey } from '@docqa/common';
-import { Embedder, EMBEDDER } from '@docqa/llm';
+import { Embedder, EMBEDDER } from '@docqa/embeddings';
 import { SEARCH_INDEX, SearchIndex } from '@docqa/search';
 import { EmbeddingSpaceStore } from '../persistence/embedding-space.store';
 

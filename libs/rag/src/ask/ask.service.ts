@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { docqaMetrics, DomainError, ErrorCode } from '@docqa/common';
+import { COHERE_CHAT_MODELS } from '@docqa/cohere';
 import {
-  COHERE_CHAT_MODELS,
   GENERATOR,
   Generator,
   GENERATORS,
@@ -9,7 +9,7 @@ import {
   NO_ANSWER_TEXT,
   OPENAI_MODEL_ALIAS,
   Passage,
-} from '@docqa/llm';
+} from '@docqa/answers';
 import { DocsetAccess } from '../retrieval/docset-access';
 import { RetrievalService, throwIfAborted } from '../retrieval/retrieval.service';
 import type { AskCommand, AskEvent, AskResult, AskScope } from './ask.types';

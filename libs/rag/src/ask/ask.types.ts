@@ -1,4 +1,4 @@
-import type { ChatTurn } from '@docqa/llm';
+import type { ChatTurn } from '@docqa/answers';
 
 /** Bounds and defaults of /ask (and /summary) input; the DTOs and docs/ask.md use these. */
 export const ASK_LIMITS = {

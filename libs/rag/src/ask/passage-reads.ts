@@ -8,7 +8,7 @@ import {
   withoutDates,
   withoutInstructions,
 } from '@docqa/text';
-import { startsMidSentence } from '@docqa/llm';
+import { startsMidSentence } from '@docqa/answers';
 import {
   nextChunkId,
   previousChunkId,

@@ -1,4 +1,4 @@
-import { startsMidSentence } from '@docqa/llm';
+import { startsMidSentence } from '@docqa/answers';
 import { chunkId, nextChunkId, previousChunkId, StoredChunk } from '@docqa/search';
 import {
   endsMidSentence,

@@ -1,4 +1,4 @@
-import { endsSentence, startsMidSentence } from '@docqa/llm';
+import { endsSentence, startsMidSentence } from '@docqa/answers';
 import type { StoredChunk } from '@docqa/search';
 
 /**

@@ -1,4 +1,4 @@
-import type { ModelCall } from '@docqa/llm';
+import type { ModelCall } from '@docqa/answers';
 import type { Usage } from './ask.types';
 
 /** Adds up model calls into the Usage of an answer (per model, in order of first call). */

@@ -1,4 +1,5 @@
-import { LocalHashingEmbedder, LocalReranker, LocalRewriter, Reranker } from '@docqa/llm';
+import { LocalHashingEmbedder } from '@docqa/embeddings';
+import { LocalReranker, LocalRewriter, Reranker } from '@docqa/answers';
 import type { SearchHit, SearchIndex, SearchQuery, StoredChunk } from '@docqa/search';
 import { StageTimes } from '../ask/stage-times';
 import { UsageMeter } from '../ask/usage';

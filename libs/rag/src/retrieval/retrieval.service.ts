@@ -1,15 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { questionScope } from '@docqa/text';
-import {
-  ChatTurn,
-  EMBEDDER,
-  Embedder,
-  estimateTokens,
-  RERANKER,
-  Reranker,
-  REWRITER,
-  Rewriter,
-} from '@docqa/llm';
+import { EMBEDDER, Embedder } from '@docqa/embeddings';
+import { ChatTurn, estimateTokens, RERANKER, Reranker, REWRITER, Rewriter } from '@docqa/answers';
 import {
   diversify,
   evaluateKeywordRouting,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ChatTurn, TITLER, Titler } from '@docqa/llm';
+import { ChatTurn, TITLER, Titler } from '@docqa/answers';
 
 /** POST /summary: a short descriptive title for a conversation. */
 @Injectable()

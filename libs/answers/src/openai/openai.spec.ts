@@ -1,4 +1,4 @@
-import { FakeOpenAi, startFakeOpenAi } from '../../../../../test/support/fake-openai';
+import { FakeOpenAi, startFakeOpenAi } from '../../../../test/support/fake-openai';
 import { GenerateInput, GenerationEvent, NO_ANSWER_TEXT, Passage } from '../generation.port';
 import { OpenAiRewriter, OpenAiTitler } from './openai.chat';
 import { OpenAiGenerator } from './openai.generator';

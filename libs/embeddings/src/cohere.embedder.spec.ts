@@ -1,5 +1,5 @@
 import { DomainError } from '@docqa/common';
-import { FakeCohere, fakeVector, startFakeCohere } from '../../../../test/support/fake-cohere';
+import { FakeCohere, fakeVector, startFakeCohere } from '../../../test/support/fake-cohere';
 import { COHERE_EMBED_BATCH, CohereEmbedder } from './cohere.embedder';
 
 describe('CohereEmbedder (real SDK against a local v2 embed server)', () => {

@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { Cohere, CohereClientV2 } from 'cohere-ai';
-import { CohereConnection, cohereTokens, createCohereClient } from '../../cohere/cohere-client';
-import { withCohereRetry } from '../../cohere/cohere-retry';
+import { CohereConnection, cohereTokens, createCohereClient, withCohereRetry } from '@docqa/cohere';
 import type { RewriteInput, RewriteResult, Rewriter } from '../generation.port';
 
 export const REWRITE_INSTRUCTIONS =

@@ -1,4 +1,4 @@
-import { FakeCohere, startFakeCohere } from '../../../../../test/support/fake-cohere';
+import { FakeCohere, startFakeCohere } from '../../../../test/support/fake-cohere';
 import type { GenerationEvent, Passage } from '../generation.port';
 import { citedSpan, placeMarkers, StreamingMarkerPlacer } from './cohere-citations';
 import { CohereGenerator } from './cohere.generator';

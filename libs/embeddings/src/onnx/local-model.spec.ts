@@ -14,9 +14,9 @@ import {
 
 // The installers are plain CommonJS scripts (they run before any build); the runtime must look
 // where they install.
-const embedderKind = require('../../../../../scripts/models/embedder');
-const models = require('../../../../../scripts/models');
-const temporalCli = require('../../../../../scripts/setup/temporal-cli');
+const embedderKind = require('../../../../scripts/models/embedder');
+const models = require('../../../../scripts/models');
+const temporalCli = require('../../../../scripts/setup/temporal-cli');
 
 describe('where the runtime looks for what the first run installs', () => {
   it('finds the embedding models and the Temporal CLI where the installers put them', () => {

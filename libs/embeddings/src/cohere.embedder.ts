@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CohereClientV2 } from 'cohere-ai';
 import { DomainError, ErrorCode } from '@docqa/common';
-import { withCohereRetry } from '../cohere/cohere-retry';
+import { withCohereRetry } from '@docqa/cohere';
 import type { Embedder, EmbedOptions } from './embedder.port';
 
 /** Cohere's limit of texts per embed call. */

@@ -5,9 +5,11 @@ import {
   COHERE_CHAT_MODELS,
   CohereConnection,
   cohereTokens,
+  cohereUnavailable,
   createCohereClient,
-} from '../../cohere/cohere-client';
-import { cohereUnavailable, isAbortError, withCohereRetry } from '../../cohere/cohere-retry';
+  isAbortError,
+  withCohereRetry,
+} from '@docqa/cohere';
 import type { GenerateInput, GenerationEvent, Generator } from '../generation.port';
 import { citedSpan, placeMarkers, StreamingMarkerPlacer } from './cohere-citations';
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { testLlmModelPath } from '../../../../../test/support/llm-model';
+import { testLlmModelPath } from '../../../../test/support/llm-model';
 import { GenerationEvent, NO_ANSWER_TEXT, Passage } from '../generation.port';
 import { citationGrammar, perDocumentGrammar } from '../grounded/grounded-prompt';
 import { LlamaRewriter, LlamaTitler } from './llama.chat';

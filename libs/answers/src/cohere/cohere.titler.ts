@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { CohereClientV2 } from 'cohere-ai';
-import { CohereConnection, cohereTokens, createCohereClient } from '../../cohere/cohere-client';
-import { withCohereRetry } from '../../cohere/cohere-retry';
+import { CohereConnection, cohereTokens, createCohereClient, withCohereRetry } from '@docqa/cohere';
 import type { TitleInput, TitleResult, Titler } from '../generation.port';
 import { localTitle, MAX_TITLE_CHARS } from '../local/local.titler';
 import { replyText } from './cohere.rewriter';

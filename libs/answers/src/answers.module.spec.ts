@@ -1,5 +1,5 @@
 import { loadConfig } from '@docqa/common';
-import { LocalReranker } from './generation/local/local.reranker';
+import { LocalReranker } from './local/local.reranker';
 import {
   createGenerator,
   createGenerators,
@@ -10,7 +10,7 @@ import {
   createTitler,
   EMBEDDED_DEFAULT_PROVIDER,
   resolveAnswerProvider,
-} from './llm.module';
+} from './answers.module';
 
 const cfg = (env: Record<string, string>) =>
   loadConfig({ LLM_MODEL_PATH: '/nonexistent/model.gguf', ...env } as NodeJS.ProcessEnv);

@@ -28,7 +28,10 @@ export function localEmbedderCandidates(setting: AppConfig['localEmbedder']): Lo
  * another model. `auto` runs the default model when installed, else another installed one (logged),
  * else the hashing embedder with a warning (log and /version).
  */
-export async function loadLocalEmbedder(cfg: AppConfig, log = new Logger('LlmModule')): Promise<Embedder> {
+export async function loadLocalEmbedder(
+  cfg: AppConfig,
+  log = new Logger('EmbeddingsModule'),
+): Promise<Embedder> {
   if (cfg.localEmbedder === 'hashing') return new LocalHashingEmbedder();
   const load = (dir: string) =>
     OnnxEmbedder.load({

@@ -1,6 +1,6 @@
 import type { EmbeddingSpace } from '@docqa/common';
 
-/** Port of the embedding model. Bound by LlmModule: Cohere when COHERE_API_KEY is set, else local. */
+/** Port of the embedding model. Bound by EmbeddingsModule: Cohere when COHERE_API_KEY is set, else local. */
 export const EMBEDDER = Symbol('EMBEDDER');
 
 export interface EmbedOptions {

@@ -226,7 +226,7 @@ export class LlamaRuntime {
     }
   }
 
-  /** Nest calls this at shutdown (the runtime is a provider of LlmModule). */
+  /** Nest calls this at shutdown (the runtime is a provider of AnswersModule). */
   onApplicationShutdown(): Promise<void> {
     return this.close();
   }

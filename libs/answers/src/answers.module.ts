@@ -1,20 +1,10 @@
-import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import {
-  APP_CONFIG,
-  AppConfig,
-  ConfigError,
-  docqaCacheDir,
-  EMBEDDING_SPACE,
-  EmbeddingSpace,
-} from '@docqa/common';
-import { CohereConnection } from './cohere/cohere-client';
-import { CohereEmbedder } from './embeddings/cohere.embedder';
-import { Embedder, EMBEDDER } from './embeddings/embedder.port';
-import { loadLocalEmbedder } from './embeddings/onnx/local-embedder.factory';
-import { CohereGenerator } from './generation/cohere/cohere.generator';
-import { CohereReranker } from './generation/cohere/cohere.reranker';
-import { CohereRewriter } from './generation/cohere/cohere.rewriter';
-import { CohereTitler } from './generation/cohere/cohere.titler';
+import { Global, Logger, Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, ConfigError, docqaCacheDir } from '@docqa/common';
+import { CohereConnection } from '@docqa/cohere';
+import { CohereGenerator } from './cohere/cohere.generator';
+import { CohereReranker } from './cohere/cohere.reranker';
+import { CohereRewriter } from './cohere/cohere.rewriter';
+import { CohereTitler } from './cohere/cohere.titler';
 import {
   GenerateInput,
   Generator,
@@ -27,19 +17,19 @@ import {
   Rewriter,
   TITLER,
   Titler,
-} from './generation/generation.port';
-import { LlamaRewriter, LlamaTitler } from './generation/llama/llama.chat';
-import { LlamaGenerator } from './generation/llama/llama.generator';
-import { OPENING_CHECK_WORDS } from './generation/grounded/opening-check';
-import { defaultLlmModelPath, LlamaRuntime } from './generation/llama/llama-runtime';
-import { LocalGenerator } from './generation/local/local.generator';
-import { withEvidenceFallback } from './generation/grounded/evidence-fallback';
-import { LocalReranker } from './generation/local/local.reranker';
-import { LocalRewriter } from './generation/local/local.rewriter';
-import { LocalTitler } from './generation/local/local.titler';
-import { OpenAiConnection } from './generation/openai/openai-client';
-import { OpenAiRewriter, OpenAiTitler } from './generation/openai/openai.chat';
-import { OpenAiGenerator } from './generation/openai/openai.generator';
+} from './generation.port';
+import { LlamaRewriter, LlamaTitler } from './llama/llama.chat';
+import { LlamaGenerator } from './llama/llama.generator';
+import { OPENING_CHECK_WORDS } from './grounded/opening-check';
+import { defaultLlmModelPath, LlamaRuntime } from './llama/llama-runtime';
+import { LocalGenerator } from './local/local.generator';
+import { withEvidenceFallback } from './grounded/evidence-fallback';
+import { LocalReranker } from './local/local.reranker';
+import { LocalRewriter } from './local/local.rewriter';
+import { LocalTitler } from './local/local.titler';
+import { OpenAiConnection } from './openai/openai-client';
+import { OpenAiRewriter, OpenAiTitler } from './openai/openai.chat';
+import { OpenAiGenerator } from './openai/openai.generator';
 
 /** The local generative model's runtime (one per process; loaded on first use). */
 export const LLAMA_RUNTIME = Symbol('LLAMA_RUNTIME');
@@ -53,31 +43,7 @@ export type AnswerProvider = 'extractive' | 'local-llm' | 'openai' | 'cohere';
  */
 export const EMBEDDED_DEFAULT_PROVIDER: 'extractive' | 'local-llm' = 'extractive';
 
-const log = new Logger('LlmModule');
-
-/**
- * The embedder the configuration asks for: Cohere when COHERE_API_KEY is set, else the local one
- * (LOCAL_EMBEDDER, loadLocalEmbedder): a semantic model when installed, the hashing embedder
- * otherwise (`auto`, with a warning) or on request (`hashing`).
- */
-export async function createEmbedder(cfg: AppConfig): Promise<Embedder> {
-  if (cfg.cohereApiKey) {
-    return new CohereEmbedder({
-      apiKey: cfg.cohereApiKey,
-      model: cfg.cohereEmbedModel,
-      baseUrl: cfg.cohereBaseUrl,
-    });
-  }
-  return loadLocalEmbedder(cfg);
-}
-
-@Injectable()
-class EmbedderCloser implements OnApplicationShutdown {
-  constructor(@Inject(EMBEDDER) private readonly embedder: Embedder) {}
-  async onApplicationShutdown(): Promise<void> {
-    await this.embedder.close?.();
-  }
-}
+const log = new Logger('AnswersModule');
 
 /** The local extractive answerer, with LOCAL_ANSWER_MIN_MARGIN. */
 export function createLocalGenerator(cfg: AppConfig): LocalGenerator {
@@ -244,8 +210,7 @@ export function createReranker(cfg: AppConfig): Reranker | null {
 }
 
 /**
- * Binds the model ports. EMBEDDING_SPACE (model name + dimensions) is what SearchModule needs to
- * pick its index version, so the index and the embedder can never disagree. GENERATOR, REWRITER
+ * Binds the answer-side model ports (the embedder is EmbeddingsModule's). GENERATOR, REWRITER
  * and TITLER follow ANSWER_PROVIDER (see resolveAnswerProvider); GENERATORS are all the generators
  * `config.model` may pick; LOCAL_GENERATOR is always the extractive one (`config.model: "local"`).
  * The local generative model is loaded by the first call that needs it and freed at shutdown.
@@ -253,12 +218,6 @@ export function createReranker(cfg: AppConfig): Reranker | null {
 @Global()
 @Module({
   providers: [
-    { provide: EMBEDDER, inject: [APP_CONFIG], useFactory: createEmbedder },
-    {
-      provide: EMBEDDING_SPACE,
-      inject: [EMBEDDER],
-      useFactory: (e: Embedder): EmbeddingSpace => ({ modelName: e.modelName, dimensions: e.dimensions }),
-    },
     { provide: LLAMA_RUNTIME, inject: [APP_CONFIG], useFactory: createLlamaRuntime },
     { provide: LOCAL_GENERATOR, inject: [APP_CONFIG], useFactory: createLocalGenerator },
     {
@@ -270,18 +229,7 @@ export function createReranker(cfg: AppConfig): Reranker | null {
     { provide: REWRITER, inject: [APP_CONFIG, LLAMA_RUNTIME, GENERATOR], useFactory: createRewriter },
     { provide: TITLER, inject: [APP_CONFIG, LLAMA_RUNTIME, GENERATOR], useFactory: createTitler },
     { provide: RERANKER, inject: [APP_CONFIG], useFactory: createReranker },
-    EmbedderCloser,
   ],
-  exports: [
-    EMBEDDER,
-    EMBEDDING_SPACE,
-    LLAMA_RUNTIME,
-    LOCAL_GENERATOR,
-    GENERATORS,
-    GENERATOR,
-    REWRITER,
-    TITLER,
-    RERANKER,
-  ],
+  exports: [LLAMA_RUNTIME, LOCAL_GENERATOR, GENERATORS, GENERATOR, REWRITER, TITLER, RERANKER],
 })
-export class LlmModule {}
+export class AnswersModule {}

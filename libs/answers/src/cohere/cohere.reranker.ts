@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { CohereClientV2 } from 'cohere-ai';
-import { CohereConnection, createCohereClient } from '../../cohere/cohere-client';
-import { withCohereRetry } from '../../cohere/cohere-retry';
+import { CohereConnection, createCohereClient, withCohereRetry } from '@docqa/cohere';
 import { estimateTokens, RerankInput, RerankResult, Reranker } from '../generation.port';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Ports of the language models behind /ask and /summary. Each is a token plus an interface; LlmModule
+ * Ports of the language models behind /ask and /summary. Each is a token plus an interface; AnswersModule
  * binds them from the configuration: Cohere when COHERE_API_KEY is set, else the local provider.
  */
 export const GENERATOR = Symbol('GENERATOR');

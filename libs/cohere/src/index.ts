@@ -1,0 +1,2 @@
+export * from './cohere-client';
+export * from './cohere-retry';
