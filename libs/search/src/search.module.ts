@@ -57,7 +57,7 @@ export function createSearchIndex(cfg: AppConfig, space: EmbeddingSpace): Search
 
 /**
  * Binds the SearchIndex port: Elasticsearch when ELASTICSEARCH_URL is set, else the embedded
- * engine. The embedding space (model, dimensions) comes from LlmModule, so the index version
+ * engine. The embedding space (model, dimensions) comes from EmbeddingsModule, so the index version
  * always matches the configured embedder.
  */
 @Global()
