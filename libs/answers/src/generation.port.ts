@@ -45,6 +45,11 @@ export interface Passage {
    * date tokens). Tells near-identical documents apart; not quoted, not cited by itself.
    */
   context?: string;
+  /**
+   * The section heading(s) the passage falls under; a financial statement's pages lead with the
+   * statement's plain name (libs/text statements.ts).
+   */
+  section?: string;
 }
 
 export interface GenerateInput {

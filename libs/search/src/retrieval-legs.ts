@@ -1,4 +1,4 @@
-import { dateTokens, statePostalCodes, withPeriodTerms } from '@docqa/text';
+import { dateTokens, STATEMENT_LABEL, statementsNamed, statePostalCodes, withPeriodTerms } from '@docqa/text';
 import { convexFusion, DEFAULT_FUSION_METHOD, reciprocalRankFusion, RRF_K } from './fusion';
 import { DEFAULT_ROUTING, diversify, DocumentHit, routedDocuments, withDays } from './routing';
 import type { SearchHit, SearchQuery, StoredChunk } from './search.port';
@@ -114,6 +114,21 @@ const asScored = (hits: LegHit[]) => hits.map((h) => ({ item: h, score: h.score 
 const routedBoost = (routed: Set<string>, weight: number) => (h: LegHit) =>
   routed.has(h.chunk.documentId) ? 1 + weight : 1;
 
+/**
+ * How much more a chunk of a statement the question names weighs in the fusion (1: twice).
+ * Chosen on the FinanceBench development half (docs/adr/0105).
+ */
+const STATEMENT_WEIGHT = 1;
+
+const statementBoost = (labels: readonly string[]) => (h: LegHit) =>
+  labels.some((l) => h.chunk.section?.startsWith(l)) ? 1 + STATEMENT_WEIGHT : 1;
+
+/** The product of the boosts given. */
+function boost(...fs: Array<((h: LegHit) => number) | undefined>): ((h: LegHit) => number) | undefined {
+  const given = fs.filter((f): f is (h: LegHit) => number => !!f);
+  return given.length ? (h) => given.reduce((p, f) => p * f(h), 1) : undefined;
+}
+
 export const MAX_SEARCH_LIMIT = 1000;
 
 /** Candidates fetched per leg before fusion: enough depth for the fusion to matter, bounded for latency. */
@@ -190,12 +205,21 @@ export async function runLegs(
     routedDocuments(documentHits, routing),
     dated.length > routing.maxDocuments ? [] : dated,
   );
-  const [routedBm25, routedVector] = routed.length
-    ? await Promise.all([
-        legs.bm25({ ...q, documentIds: routed }, depth),
-        legs.vector({ ...vq, documentIds: routed }, depth),
-      ])
-    : [[], []];
+  // A question that names a financial statement ("... shown in the cash flow statement") gets
+  // that statement's pages (labelled at indexing, libs/text statements.ts) of the routed
+  // documents as candidates, and they weigh more in the fusion.
+  const labels = statementsNamed(q.text).map((k) => STATEMENT_LABEL[k]);
+  const [routedBm25, routedVector, statementHits] = await Promise.all([
+    routed.length ? legs.bm25({ ...q, documentIds: routed }, depth) : Promise.resolve([]),
+    routed.length ? legs.vector({ ...vq, documentIds: routed }, depth) : Promise.resolve([]),
+    labels.length
+      ? legs.bm25(
+          { ...q, text: labels.join(' '), documentIds: routed.length ? routed : q.documentIds },
+          depth,
+        )
+      : Promise.resolve([]),
+  ]);
+  const statementPages = statementHits.filter((h) => labels.some((l) => h.chunk.section?.startsWith(l)));
   const similarity = new Map([...vector, ...routedVector].map((h) => [h.chunk.id, h.score]));
   const vectorWeight = q.fusion?.vectorWeight ?? 1;
   const fused =
@@ -206,19 +230,25 @@ export async function runLegs(
             { items: vector, weight: vectorWeight },
             { items: routedBm25, weight: routing.weight },
             { items: routedVector, weight: routing.weight * vectorWeight },
+            { items: statementPages, weight: STATEMENT_WEIGHT },
           ],
           (h) => h.chunk.id,
           { k: q.fusion?.k ?? RRF_K },
         )
       : convexFusion(
           [
-            { lists: [bm25, routedBm25].map(asScored) },
+            { lists: [bm25, routedBm25, statementPages].map(asScored) },
             { lists: [vector, routedVector].map(asScored), weight: vectorWeight },
           ],
           (h) => h.chunk.id,
           // the routed documents' chunks weigh (1 + routing weight) times, as their RRF
           // contributions count twice with the default weight of 1
-          { boost: routed.length ? routedBoost(new Set(routed), routing.weight) : undefined },
+          {
+            boost: boost(
+              routed.length ? routedBoost(new Set(routed), routing.weight) : undefined,
+              statementPages.length ? statementBoost(labels) : undefined,
+            ),
+          },
         );
   const ordered = q.diversity
     ? diversify(fused, (f) => f.item.chunk.documentId, q.diversity.perDocument)

@@ -6,3 +6,4 @@ export * from './place-names';
 export * from './terms';
 export * from './question-scope';
 export * from './parts-of-speech';
+export * from './statements';

@@ -18,7 +18,14 @@ import {
 } from './passage-context';
 import { endsSentence, segmentText, startsMidSentence } from './segments';
 import { escapeMarkers } from './text';
-import { questionScope, rowQuotes, withoutWorkingInstructions, words } from '@docqa/text';
+import {
+  questionScope,
+  rowQuotes,
+  STATEMENT_LABEL,
+  statementsNamed,
+  withoutWorkingInstructions,
+  words,
+} from '@docqa/text';
 import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
 import { CODE, definitionFocus, hasEvidence, questionType, REFERS_BACK, scopeStems } from './question-type';
 import {
@@ -36,6 +43,12 @@ export * from './form-fields';
 export * from './question-type';
 export { proseFactor } from './sentence-scoring';
 export type { Candidate, WeightedQuery } from './sentence-scoring';
+
+/**
+ * How much more a passage of a financial statement the question names weighs, as evidence and
+ * for its sentences and rows. Chosen on the FinanceBench development half (docs/adr/0105).
+ */
+const STATEMENT_PREFERENCE = 2;
 
 export interface LocalGeneratorOptions {
   /**
@@ -235,12 +248,22 @@ export class LocalGenerator implements Generator {
     // Below evidenceMinCoverage the documents do not cover the question: the plain not-found answer.
     // Between it and minCoverage they are about it without answering it: the evidence answer.
     const bestCoverage = Math.max(...coverageOf.values());
-    if (bestCoverage < this.o.evidenceMinCoverage) return NO_ANSWER_TEXT;
-    const evidence = () =>
-      evidenceAnswer(
-        passages,
-        (p) => (coverageOf.get(p) ?? 0) / (1 + this.o.rankPrior * passages.indexOf(p)),
-      );
+    // A question that names a financial statement ("... shown in the cash flow statement") is
+    // about that statement's pages when retrieval found them: they are the evidence to show, and
+    // their rows are preferred answers.
+    const statements = statementsNamed(input.question).map((k) => STATEMENT_LABEL[k]);
+    const onStatement = (p: Passage) => statements.some((l) => p.section?.startsWith(l));
+    const statementFactor = (p: Passage) => (onStatement(p) ? STATEMENT_PREFERENCE : 1);
+    const hasStatement = passages.some(onStatement);
+    if (bestCoverage < this.o.evidenceMinCoverage && !hasStatement) return NO_ANSWER_TEXT;
+    // a named statement's page leads the evidence however few of the question's words it prints
+    const evidenceWeight = (p: Passage) => {
+      const coverage = coverageOf.get(p) ?? 0;
+      const base = onStatement(p) ? Math.max(coverage, bestCoverage) * STATEMENT_PREFERENCE : coverage;
+      return base / (1 + this.o.rankPrior * passages.indexOf(p));
+    };
+    const evidence = () => evidenceAnswer(passages, evidenceWeight);
+    if (bestCoverage < this.o.evidenceMinCoverage) return evidence();
     if (bestCoverage < this.o.minCoverage || evidenceOnly) return evidence();
     const proseOf = new Map(passages.map((p) => [p, proseFactor(p.text)]));
 
@@ -264,6 +287,7 @@ export class LocalGenerator implements Generator {
       // A table row is an answer however little prose its table has (an index page is what the
       // prose factor holds back, and its lines are no rows).
       score *= (0.5 + (coverageOf.get(c.passage) ?? 0)) * (c.quote ? 1 : (proseOf.get(c.passage) ?? 1));
+      score *= statementFactor(c.passage);
       // What the document's context holds is added after the sentence's own factors: it is the
       // same for every sentence of the document, so it ranks documents and leaves the choice of a
       // sentence within one document to what the sentences say.

@@ -1,4 +1,5 @@
 import type { ChunkRecord } from '@docqa/search';
+import { STATEMENT_LABEL, statementOfPage } from '@docqa/text';
 import { Chunk, chunkPages, ChunkOptions, DEFAULT_CHUNKING } from './chunker';
 import { DocumentContext, documentContext, embeddingText } from './document-context';
 import { joinHyphenatedWords } from './hyphenation';
@@ -40,13 +41,21 @@ export function prepareDocument(
   const body = joinHyphenatedWords(withoutRunningLines(doc.pages));
   const chunks = chunkPages(body, o);
   const sections = chunkSections(body, chunks);
+  // A financial statement's pages carry its plain name ahead of their heading, so a question
+  // that names the statement finds them (libs/text statements.ts).
+  const statements = new Map(
+    body.flatMap((p) => {
+      const kind = statementOfPage(p.text);
+      return kind ? [[p.pageNumber, STATEMENT_LABEL[kind]] as const] : [];
+    }),
+  );
   return {
     context,
-    chunks: chunks.map((c, i) => ({
-      ...c,
-      section: sections[i],
-      embeddingText: embeddingText(context, sections[i], c.text),
-    })),
+    chunks: chunks.map((c, i) => {
+      const label = statements.get(c.pageNumber);
+      const section = label ? [label, sections[i]].filter(Boolean).join(' > ') : sections[i];
+      return { ...c, section, embeddingText: embeddingText(context, section, c.text) };
+    }),
   };
 }
 
