@@ -355,18 +355,20 @@ async function main() {
   const o = parseOptions();
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   for (const engine of o.engines) {
-    const h = await startHarness({
-      engine,
-      indexing: o.indexing,
-      corpora: o.corpora,
-      env: providerEnv(o.provider),
-      embeddingCache: o.indexing === 'direct' ? process.env.EVAL_EMBED_CACHE : undefined,
-    });
-    try {
-      const answering = h.app.api.app.get<Generator>(GENERATOR).provider;
-      if (answering !== o.provider)
-        throw new Error(`--provider ${o.provider}, but the app answers with ${answering}`);
-      for (const corpus of o.corpora) {
+    // One engine per corpus: BM25 statistics span an index, so corpora indexed together would
+    // rank each other's items, and a set's figures would depend on which others ran with it.
+    for (const corpus of o.corpora) {
+      const h = await startHarness({
+        engine,
+        indexing: o.indexing,
+        corpora: [corpus],
+        env: providerEnv(o.provider),
+        embeddingCache: o.indexing === 'direct' ? process.env.EVAL_EMBED_CACHE : undefined,
+      });
+      try {
+        const answering = h.app.api.app.get<Generator>(GENERATOR).provider;
+        if (answering !== o.provider)
+          throw new Error(`--provider ${o.provider}, but the app answers with ${answering}`);
         const result = await evaluateCorpus(h, corpus, o);
         const m = result.metrics;
         log(
@@ -379,9 +381,9 @@ async function main() {
         const file = path.join(RESULTS_DIR, `${corpus.name}.${engine}.${o.provider}.json`);
         if (o.write) fs.writeFileSync(file, `${JSON.stringify(publishable(corpus, result), null, 1)}\n`);
         else console.log(JSON.stringify({ ...result, items: undefined }, null, 1));
+      } finally {
+        await h.close();
       }
-    } finally {
-      await h.close();
     }
   }
   if (o.write) {

@@ -237,8 +237,12 @@ export async function runLegs(
         )
       : convexFusion(
           [
-            { lists: [bm25, routedBm25, statementPages].map(asScored) },
+            { lists: [bm25, routedBm25].map(asScored) },
             { lists: [vector, routedVector].map(asScored), weight: vectorWeight },
+            // their own kind: the name's BM25 scores are not on the question's scale
+            ...(statementPages.length
+              ? [{ lists: [asScored(statementPages)], weight: STATEMENT_WEIGHT }]
+              : []),
           ],
           (h) => h.chunk.id,
           // the routed documents' chunks weigh (1 + routing weight) times, as their RRF

@@ -57,4 +57,34 @@ describe('LocalGenerator: table rows and evidence', () => {
       NO_ANSWER_TEXT,
     );
   });
+
+  describe('a question that names a financial statement', () => {
+    const labelled = {
+      ...cashFlow,
+      n: 2,
+      section: 'Cash flow statement > Consolidated Statement of Cash Flows',
+    };
+    const prose: Passage = {
+      ...notes,
+      n: 1,
+      text: 'Depreciation and amortization rose in 2018, as new plants opened.',
+    };
+
+    it("cites that statement's page as evidence instead of a bare refusal", () => {
+      const question =
+        'What is the FY2018 fixed asset turnover ratio? Base your judgment on the statement of cash flows.';
+      expect(ask(question, [notes, cashFlow])).toBe(NO_ANSWER_TEXT);
+      const text = ask(question, [notes, labelled]);
+      expect(text).toMatch(/^No passage states the answer directly.*\[2\]$/);
+      expect(text).not.toContain('[1]');
+    });
+
+    it("prefers the statement's rows to prose on another page", () => {
+      const question = 'What was depreciation and amortization in 2018? Use the cash flow statement.';
+      expect(ask(question, [prose, { ...labelled, section: undefined }])).toMatch(/plants opened\. \[1\]/);
+      const text = ask(question, [prose, labelled]);
+      expect(text).toContain('Depreciation and amortization: 2018 1,488');
+      expect(text).toMatch(/^Depreciation and amortization: [^[]*\[2\]/);
+    });
+  });
 });
