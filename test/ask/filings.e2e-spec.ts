@@ -2,7 +2,7 @@ import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import { startTestApp, TestApp } from '../support/app';
 import { infra, uniqueName } from '../support/infra';
 import { minimalPdf } from '../support/pdf';
-import { ASK, Caller, expectMarkersResolve, newCaller } from './support';
+import { ASK, Caller, expectMarkersResolve, newCaller, SEARCH } from './support';
 
 const S3_KEYS = { accessKeyId: 'docqa-filings-key', secretAccessKey: 'docqa-filings-secret' };
 
@@ -22,6 +22,7 @@ function tenK(company: string, year: number, capex: [string, string, string]): B
     'Item 7. Management Discussion and Analysis',
     'The company sells industrial products to customers in many countries.',
     'Sales grew in most regions, and the company kept investing in its plants.',
+    'As the cash flow statement shows, capital spending was funded from operations.',
   ].join('\n');
   const cashFlow = [
     'Consolidated Statement of Cash Flows',
@@ -30,6 +31,10 @@ function tenK(company: string, year: number, capex: [string, string, string]): B
     'Cash Flows from Operating Activities',
     'Net income including noncontrolling interest $ 5,363 $ 4,869 $ 5,058',
     'Depreciation and amortization 1,488 1,544 1,474',
+    'Accounts receivable (305) (245) (313)',
+    'Inventories (509) (387) 57',
+    'Accounts payable 408 24 148',
+    'Net cash provided by operating activities 6,439 6,240 6,662',
     'Cash Flows from Investing Activities',
     `Purchases of property, plant and equipment (PP&E) ${capex.join(' ')}`,
     'Proceeds from sale of PP&E and other assets 262 49 58',
@@ -119,4 +124,29 @@ describe('filings: metadata, period routing and table rows through the pipeline'
       expectMarkersResolve(res.body.answer, res.body.citations);
     },
   );
+
+  it('answers from the latest annual report by its period, not its file name', async () => {
+    const question =
+      "What were ACME's purchases of property, plant and equipment in its latest annual report?";
+    const res = await app.client.post(ASK, { question, docSetNames: ['filings'] }, { token: caller.token });
+    expect(res.status).toBe(200);
+    // both ACME filings print the row; the latest period's filing leads
+    expect(res.body.citations[0]).toMatchObject({ fileName: 'acme-annual-b.pdf' });
+  });
+
+  it('ranks the named cash flow statement of the filing asked about among the first results', async () => {
+    // the prose page says "cash flow statement" and "capital spending"; the statement says neither
+    const query = "What was ACME's FY2018 capital spending? Use the cash flow statement.";
+    const res = await app.client.post(
+      SEARCH,
+      { query, docSetNames: ['filings'], limit: 9 },
+      { token: caller.token },
+    );
+    expect(res.status).toBe(200);
+    const pages = res.body.results.map(
+      (r: { fileName: string; pageNumber: string }) => `${r.fileName}#${r.pageNumber}`,
+    );
+    expect(pages.slice(0, 2)).toContain('acme-annual-a.pdf#3');
+    expect(pages.indexOf('acme-annual-a.pdf#3')).toBeLessThan(pages.indexOf('acme-annual-b.pdf#3'));
+  });
 });

@@ -168,7 +168,10 @@ export function documentsQuery(q: LegQuery): Query {
 
 /** The routing leg's hits: the documents' ids and scores. */
 export function documentHits(hits: Array<estypes.SearchHit<ChunkDoc>>): DocumentHit[] {
-  return hits.map((h) => ({ documentId: (h._source as ChunkDoc).documentId, score: h._score ?? 0 }));
+  return hits.map((h) => {
+    const s = h._source as ChunkDoc;
+    return { documentId: s.documentId, score: h._score ?? 0, title: s.documentTitle || undefined };
+  });
 }
 
 /** The kNN leg's search: `size` neighbours within the scope, candidates as `knnCandidates` says. */

@@ -291,7 +291,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
           {
             index: this.alias,
             size,
-            _source: ['documentId'],
+            _source: ['documentId', 'documentTitle'],
             track_total_hits: false,
             query: documentsQuery(q),
           },

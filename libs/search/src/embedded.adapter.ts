@@ -230,10 +230,14 @@ export class EmbeddedSearchIndex implements SearchIndex, SearchMaintenance {
           .query()
           .fullTextSearch(documentsQuery(q))
           .where(documentsPredicate(q))
-          .select(['document_id', '_score'])
+          .select(['document_id', 'doc_title', '_score'])
           .limit(size)
-          .toArray()) as Array<{ document_id: string; _score: number }>;
-        return rows.map((r) => ({ documentId: r.document_id, score: r._score }));
+          .toArray()) as Array<{ document_id: string; doc_title: string | null; _score: number }>;
+        return rows.map((r) => ({
+          documentId: r.document_id,
+          score: r._score,
+          title: r.doc_title || undefined,
+        }));
       },
     };
   }

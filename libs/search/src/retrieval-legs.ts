@@ -1,6 +1,13 @@
 import { dateTokens, STATEMENT_LABEL, statementsNamed, statePostalCodes, withPeriodTerms } from '@docqa/text';
 import { convexFusion, DEFAULT_FUSION_METHOD, reciprocalRankFusion, RRF_K } from './fusion';
-import { DEFAULT_ROUTING, diversify, DocumentHit, routedDocuments, withDays } from './routing';
+import {
+  DEFAULT_ROUTING,
+  diversify,
+  DocumentHit,
+  latestDocuments,
+  routedDocuments,
+  withDays,
+} from './routing';
 import type { SearchHit, SearchQuery, StoredChunk } from './search.port';
 
 /** A hit of one retrieval leg, best first. */
@@ -94,10 +101,7 @@ function stableLegs(legs: RetrievalLegs): RetrievalLegs {
     ...(documents
       ? {
           documents: async (q: LegQuery, size: number) =>
-            (await documents(q, size)).map((h) => ({
-              documentId: h.documentId,
-              score: roundedScore(h.score),
-            })),
+            (await documents(q, size)).map((h) => ({ ...h, score: roundedScore(h.score) })),
         }
       : {}),
   };
@@ -201,10 +205,9 @@ export async function runLegs(
   // one token's score says nothing more (and shortly after a write the embedded engine scores
   // indexed and not yet indexed rows with different statistics).
   const dated = [...new Set(dayHits.map((h) => h.documentId))];
-  const routed = withDays(
-    routedDocuments(documentHits, routing),
-    dated.length > routing.maxDocuments ? [] : dated,
-  );
+  const routed =
+    latestDocuments(q.text, documentHits, routing) ??
+    withDays(routedDocuments(documentHits, routing), dated.length > routing.maxDocuments ? [] : dated);
   // A question that names a financial statement ("... shown in the cash flow statement") gets
   // that statement's pages (labelled at indexing, libs/text statements.ts) of the routed
   // documents as candidates, and they weigh more in the fusion.
@@ -219,7 +222,11 @@ export async function runLegs(
         )
       : Promise.resolve([]),
   ]);
-  const statementPages = statementHits.filter((h) => labels.some((l) => h.chunk.section?.startsWith(l)));
+  // Every page of a named statement counts alike here (the name's score says nothing about which
+  // page answers); the question's own legs and routing rank them among themselves.
+  const statementPages = statementHits
+    .filter((h) => labels.some((l) => h.chunk.section?.startsWith(l)))
+    .map((h) => ({ ...h, score: 1 }));
   const similarity = new Map([...vector, ...routedVector].map((h) => [h.chunk.id, h.score]));
   const vectorWeight = q.fusion?.vectorWeight ?? 1;
   const fused =

@@ -1,5 +1,5 @@
 import { RetrievalLegs, runSearch } from './retrieval-legs';
-import { diversify, routedDocuments, withDays } from './routing';
+import { diversify, latestDocuments, routedDocuments, withDays } from './routing';
 import type { SearchQuery, StoredChunk } from './search.port';
 
 describe('document routing and diversity', () => {
@@ -109,5 +109,32 @@ describe('document routing and diversity', () => {
     };
     const out = await runSearch({ ...q, diversity: { perDocument: 1 } }, legs, 1);
     expect(out.map((h) => h.chunk.id)).toEqual(['a1', 'b1', 'a2']);
+  });
+});
+
+describe('latestDocuments', () => {
+  const o = { weight: 1, share: 0.6, maxDocuments: 2 };
+  const title = (form: string, period: string) =>
+    `ACME CORP | ${form} | FY${period.slice(0, 4)} | period ended ${period}`;
+  const hits = [
+    { documentId: 'k2018', score: 10, title: title('10-K annual report', '2018-12-31') },
+    { documentId: 'q2019', score: 9.5, title: title('10-Q quarterly report', '2019-06-30') },
+    { documentId: 'k2019', score: 9, title: title('10-K annual report', '2019-12-31') },
+    { documentId: 'k2017', score: 8, title: title('10-K annual report', '2017-12-31') },
+    { documentId: 'far', score: 2, title: title('10-K annual report', '2023-12-31') },
+  ];
+
+  it('routes to the close document with the latest period, of the form the query names', () => {
+    expect(latestDocuments('What did ACME report in its latest 10-K?', hits, o)).toEqual(['k2019']);
+    expect(latestDocuments('the most recent quarterly report of ACME', hits, o)).toEqual(['q2019']);
+    // no form named: the latest period of any close document; more close ones than maxDocuments
+    expect(latestDocuments('ACME latest results', hits, o)).toEqual(['k2019']);
+  });
+
+  it('leaves routing as it is for other queries and documents without periods', () => {
+    expect(latestDocuments('What did ACME report for FY2018?', hits, o)).toBeUndefined();
+    const manuals = [{ documentId: 'm', score: 5, title: 'User Guide' }];
+    expect(latestDocuments('What is the latest version?', manuals, o)).toBeUndefined();
+    expect(latestDocuments('the latest 8-K of ACME', hits, o)).toBeUndefined();
   });
 });

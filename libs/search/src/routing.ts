@@ -1,7 +1,11 @@
+import { asksLatest, formNamed, formOfTitle, periodEndOfTitle } from '@docqa/text';
+
 /** A document whose context matches the query, best first. */
 export interface DocumentHit {
   documentId: string;
   score: number;
+  /** The document's searchable title (a filing's company, form and period lead it). */
+  title?: string;
 }
 
 export interface RoutingOptions {
@@ -59,4 +63,27 @@ export function diversify<T>(items: readonly T[], documentOf: (item: T) => strin
     (n < perDocument ? first : rest).push(item);
   }
   return [...first, ...rest];
+}
+
+/**
+ * For a query that asks for the latest filing ("the latest 10-Q", "most recent annual report"):
+ * among the documents whose context comes close to the best (`share`, however many), those of
+ * the form it names, the one(s) with the latest period end their titles state (libs/text
+ * filing.ts). Periods, not file names, say which is latest. Undefined when the query asks no such
+ * thing or no close document states a period.
+ */
+export function latestDocuments(text: string, hits: DocumentHit[], o: RoutingOptions): string[] | undefined {
+  if (!asksLatest(text) || hits.length === 0 || !(hits[0].score > 0)) return undefined;
+  const form = formNamed(text);
+  const dated = hits
+    .filter((h) => h.score >= o.share * hits[0].score)
+    .map((h) => ({
+      id: h.documentId,
+      period: periodEndOfTitle(h.title ?? ''),
+      form: formOfTitle(h.title ?? ''),
+    }))
+    .filter((d) => d.period && (!form || d.form === form));
+  if (dated.length === 0) return undefined;
+  const latest = dated.reduce((m, d) => (d.period! > m ? d.period! : m), '');
+  return [...new Set(dated.filter((d) => d.period === latest).map((d) => d.id))];
 }

@@ -163,3 +163,29 @@ export function withPeriodTerms(text: string): string {
   }
   return added.size ? `${text} ${[...added].join(' ')}` : text;
 }
+
+/** Whether a query asks for the newest filing or period: "the latest 10-Q", "most recent quarter". */
+export function asksLatest(text: string): boolean {
+  return /\b(?:latest|most\s+recent|newest)\b/i.test(text);
+}
+
+const FORM_NAMES: ReadonlyArray<[string, RegExp]> = [
+  ['10-K', /\b(?:10-?K|annual\s+report)\b/i],
+  ['10-Q', /\b(?:10-?Q|quarterly\s+report)\b/i],
+  ['8-K', /\b(?:8-?K|current\s+report)\b/i],
+];
+
+/** The SEC form a query names (`10-Q`, "annual report" as `10-K`), if one. */
+export function formNamed(text: string): string | undefined {
+  return FORM_NAMES.find(([, re]) => re.test(text))?.[0];
+}
+
+/** The form a title written by filingTitle states (its `10-K annual report` part). */
+export function formOfTitle(title: string): string | undefined {
+  return /(?:^|\|\s*)(10-K|10-Q|8-K|20-F)\b/.exec(title)?.[1];
+}
+
+/** The period end (`YYYY-MM-DD`) a title written by filingTitle states. */
+export function periodEndOfTitle(title: string): string | undefined {
+  return /\bperiod ended (\d{4}-\d{2}-\d{2})\b/.exec(title)?.[1];
+}
