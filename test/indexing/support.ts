@@ -27,7 +27,6 @@ export async function startIndexingApp(o: TestAppOptions = {}): Promise<TestApp>
     ...o,
     env: {
       S3_ENDPOINT: infra().s3Endpoint,
-      S3_FORCE_PATH_STYLE: 'true',
       S3_REGION: 'us-east-1',
       LOCAL_EMBEDDER: 'hashing',
       ...(o.env ?? {}),
@@ -171,7 +170,7 @@ export async function newAccount(
 }
 
 export async function dbOf(app: TestApp): Promise<PgClient> {
-  const c = new PgClient({ connectionString: app.cfg.databaseUrl });
+  const c = new PgClient({ connectionString: app.cfg.database.url });
   await c.connect();
   return c;
 }

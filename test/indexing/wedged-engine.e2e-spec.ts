@@ -118,7 +118,6 @@ describe('a wedged embedded engine (issue #13)', () => {
       TEMPORAL_ADDRESS: infra().temporalAddress,
       TEMPORAL_TASK_QUEUE: uniqueName('wedge'),
       S3_ENDPOINT: infra().s3Endpoint,
-      S3_FORCE_PATH_STYLE: 'true',
       S3_REGION: 'us-east-1',
       WORKER_MAX_CONCURRENT_ACTIVITIES: '2',
       SEARCH_LOCK_TIMEOUT_MS: '4000',
@@ -126,7 +125,6 @@ describe('a wedged embedded engine (issue #13)', () => {
       SEARCH_WRITE_TIMEOUT_MS: '8000',
       SEARCH_READ_TIMEOUT_MS: '3000',
       SEARCH_MAINTENANCE_TIMEOUT_MS: '10000',
-      HEALTH_CHECK_TIMEOUT_MS: '2000',
     };
     connection = await Connection.connect({ address: infra().temporalAddress });
     temporal = new Client({ connection });

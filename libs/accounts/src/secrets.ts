@@ -23,7 +23,7 @@ export class AccountSecrets {
   private readonly throttleKey: Buffer;
 
   constructor(@Inject(APP_CONFIG) cfg: AppConfig) {
-    const secret = cfg.appSecret ?? resolveAppSecret(cfg);
+    const secret = cfg.core.appSecret ?? resolveAppSecret(cfg.core);
     this.tokens = new SecretBox(secret, 'api-token');
     this.otp = new SecretBox(secret, 'totp-secret');
     this.sgid = new Signer(secret, 'sgid');

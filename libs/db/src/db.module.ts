@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '@docqa/common';
-import { dataSourceOptions } from './data-source';
+import { DATABASE_POOL_WAIT_MS, dataSourceOptions } from './data-source';
 
 /**
  * TypeORM over `pg`. DATABASE_URL is required here: in embedded mode the launcher starts PGlite
@@ -12,13 +12,13 @@ import { dataSourceOptions } from './data-source';
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (cfg: AppConfig) => {
-        if (!cfg.databaseUrl)
+        if (!cfg.database.url)
           throw new Error('DATABASE_URL is not set and the embedded database was not started');
         return {
           ...dataSourceOptions({
-            url: cfg.databaseUrl,
-            poolSize: cfg.databasePoolSize,
-            poolWaitMs: cfg.databasePoolWaitMs,
+            url: cfg.database.url,
+            poolSize: cfg.database.poolSize,
+            poolWaitMs: cfg.database.poolWaitMs ?? DATABASE_POOL_WAIT_MS,
           }),
           migrationsRun: true,
           retryAttempts: 3,

@@ -29,3 +29,4 @@ export * from './generation/cohere/cohere.rewriter';
 export * from './generation/cohere/cohere.titler';
 export * from './generation/cohere/cohere.reranker';
 export * from './llm.module';
+export * from './tuning';

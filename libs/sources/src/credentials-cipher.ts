@@ -11,7 +11,7 @@ export class SourceCredentialsCipher {
   private readonly box: SecretBox;
 
   constructor(@Inject(APP_CONFIG) cfg: AppConfig) {
-    this.box = new SecretBox(cfg.appSecret ?? resolveAppSecret(cfg), 'source-credentials');
+    this.box = new SecretBox(cfg.core.appSecret ?? resolveAppSecret(cfg.core), 'source-credentials');
   }
 
   encrypt(credentials: unknown, runId: string): string {

@@ -78,7 +78,7 @@ export class VersionService {
     this.info = {
       name: 'docqa',
       version: readPackageVersion(),
-      commit: cfg.gitCommit ?? readGitCommit(),
+      commit: cfg.core.gitCommit ?? readGitCommit(),
       embedder: {
         model: embedder.modelName,
         dimensions: embedder.dimensions,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig, constantTimeEqual, DomainError, publicBaseUrlOf } from '@docqa/common';
+import { APP_CONFIG, AppConfig, constantTimeEqual, DomainError, PublicBaseUrl } from '@docqa/common';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { ChangePasswordCommand, RegisterCommand, unprocessable } from '../commands';
 import { avatarColour, avatarSvg, initialsOf, profileHtml } from '../profile/html';
@@ -40,11 +40,12 @@ export class UsersService {
     private readonly tokens: ApiTokensService,
     private readonly hasher: PasswordHasher,
     private readonly secrets: AccountSecrets,
+    private readonly publicBaseUrl: PublicBaseUrl,
   ) {}
 
   /** Creates the user, their personal account (owner + membership) and the default token, atomically. */
   async register(cmd: RegisterCommand): Promise<RegisteredUser> {
-    if (this.cfg.requireTermsOfService && !cmd.termsAccepted) {
+    if (this.cfg.accounts.requireTermsOfService && !cmd.termsAccepted) {
       throw unprocessable({ terms_of_service: ['must be accepted'] });
     }
     if (await this.users.emailTaken(cmd.email)) throw unprocessable({ email: [EMAIL_TAKEN] });
@@ -82,7 +83,7 @@ export class UsersService {
   async profile(userId: number): Promise<Profile> {
     const u = await this.users.findById(userId);
     if (!u) throw DomainError.unauthenticated('Invalid API token');
-    const avatarUrl = `${publicBaseUrlOf(this.cfg)}${this.avatarPath(u.id)}`;
+    const avatarUrl = `${this.publicBaseUrl.get()}${this.avatarPath(u.id)}`;
     return {
       id: u.id,
       name: u.name,

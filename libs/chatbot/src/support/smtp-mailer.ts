@@ -37,14 +37,14 @@ export class SmtpMailer implements OnApplicationShutdown {
   constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {}
 
   get configured(): boolean {
-    return !!this.cfg.smtpUrl;
+    return !!this.cfg.mail.smtpUrl;
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    if (!this.cfg.smtpUrl) throw new Error('SMTP is not configured');
-    this.transport ??= createTransport(smtpOptionsFromUrl(this.cfg.smtpUrl));
+    if (!this.cfg.mail.smtpUrl) throw new Error('SMTP is not configured');
+    this.transport ??= createTransport(smtpOptionsFromUrl(this.cfg.mail.smtpUrl));
     await this.transport.sendMail({
-      from: this.cfg.mailFrom,
+      from: this.cfg.mail.from,
       to: mail.to,
       replyTo: mail.replyTo ?? undefined,
       subject: mail.subject,

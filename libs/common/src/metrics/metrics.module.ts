@@ -16,6 +16,12 @@ import { HealthReporter, MetricsServer, startMetricsServer } from './metrics-ser
 let stallWatchRunning = false;
 
 /**
+ * Log "event loop stalled" when a process answered nothing for longer than this, with the share
+ * of the span its own code held the loop (docs/adr/0036-event-loop-stays-responsive.md).
+ */
+export const EVENT_LOOP_STALL_WARN_MS = 1000;
+
+/**
  * Starts the Prometheus endpoint (METRICS_PORT on METRICS_HOST, loopback unless configured) with
  * the app, stops it with the app. Not BIND_HOST: the API may face the world, the metrics must not.
  * Also watches the process's event loop and logs every stall over EVENT_LOOP_STALL_WARN_MS: a
@@ -48,20 +54,20 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationBootstrap(): Promise<void> {
     // One watch per process (the standalone service holds the api and the worker in one).
-    if (this.cfg.eventLoopStallWarnMs > 0 && !stallWatchRunning) {
+    if (!stallWatchRunning) {
       stallWatchRunning = true;
-      this.eventLoopWatch = watchEventLoop(this.cfg.eventLoopStallWarnMs, ({ ms, busy }) =>
+      this.eventLoopWatch = watchEventLoop(EVENT_LOOP_STALL_WARN_MS, ({ ms, busy }) =>
         this.logger.warn(
           `event loop stalled for ${ms} ms (this process's code held it ${Math.round(busy * 100)}% of that span; ` +
             'near 100%: a long synchronous call here, near 0%: the cores were busy elsewhere)',
         ),
       );
     }
-    if (!this.cfg.metricsEnabled) return;
+    if (!this.cfg.metrics.enabled) return;
     docqaMetrics.collectDefaults();
     this.server = await startMetricsServer({
-      host: this.cfg.metricsHost,
-      port: this.cfg.metricsPort,
+      host: this.cfg.metrics.host,
+      port: this.cfg.metrics.port,
       metrics: docqaMetrics,
       health: () => this.healthReporter,
     });

@@ -46,7 +46,7 @@ class TemporalConnectionCloser implements OnApplicationShutdown {
       useFactory: (cfg: AppConfig, state: ConnectionState) => {
         const retry = defaultGrpcRetryOptions();
         return Connection.lazy({
-          address: cfg.temporalAddress ?? 'localhost:7233',
+          address: cfg.temporal.address ?? 'localhost:7233',
           connectTimeout: '5s',
           interceptors: [
             makeGrpcRetryInterceptor({
@@ -62,7 +62,7 @@ class TemporalConnectionCloser implements OnApplicationShutdown {
       provide: TEMPORAL_CLIENT,
       inject: [TEMPORAL_CONNECTION, APP_CONFIG],
       useFactory: (connection: Connection, cfg: AppConfig) =>
-        new Client({ connection, namespace: cfg.temporalNamespace }),
+        new Client({ connection, namespace: cfg.temporal.namespace }),
     },
     TemporalConnectionCloser,
   ],

@@ -18,7 +18,7 @@ export class DocsetIndexingActivities {
     private readonly pipeline: DocsetPipeline,
     @Inject(APP_CONFIG) cfg: AppConfig,
   ) {
-    this.retryMs = cfg.indexingUnavailableRetryMs;
+    this.retryMs = cfg.indexing.unavailableRetryMs;
   }
 
   /** Lists one page of the source into the run's staged listing. */

@@ -29,7 +29,7 @@ export class DocumentIndexingActivities {
     private readonly pipeline: DocumentPipeline,
     @Inject(APP_CONFIG) cfg: AppConfig,
   ) {
-    this.retryMs = cfg.indexingUnavailableRetryMs;
+    this.retryMs = cfg.indexing.unavailableRetryMs;
   }
 
   /**

@@ -52,7 +52,7 @@ export class CheckSource {
     const found = await this.countSupported(connector, credentials, types);
     const existingDocumentCount = await this.docsets.documentCount(accountId, cmd.docSetName);
     const tooLarge = found.tooLarge
-      ? ` (${found.tooLarge} larger than ${fileLimitText(this.cfg.indexingMaxFileBytes)}: they will end ERROR)`
+      ? ` (${found.tooLarge} larger than ${fileLimitText(this.cfg.indexing.maxFileBytes)}: they will end ERROR)`
       : '';
     return {
       sourceFileCount: found.count,
@@ -105,7 +105,7 @@ export class CheckSource {
           if (!t || !types.has(t)) continue;
           found.count++;
           found.byType[t] = (found.byType[t] ?? 0) + 1;
-          if (o.sizeBytes > this.cfg.indexingMaxFileBytes) found.tooLarge++;
+          if (o.sizeBytes > this.cfg.indexing.maxFileBytes) found.tooLarge++;
         }
         token = page.nextPageToken;
       } while (token);

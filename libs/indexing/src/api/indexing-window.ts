@@ -11,6 +11,8 @@ import type { AppConfig } from '@docqa/common';
 export const EMBEDDED_ENGINE_WINDOW = 16;
 export const ELASTICSEARCH_WINDOW = 64;
 
-export function indexingWindow(cfg: Pick<AppConfig, 'indexingConcurrency' | 'elasticsearchUrl'>): number {
-  return cfg.indexingConcurrency ?? (cfg.elasticsearchUrl ? ELASTICSEARCH_WINDOW : EMBEDDED_ENGINE_WINDOW);
+export function indexingWindow(cfg: Pick<AppConfig, 'indexing' | 'search'>): number {
+  return (
+    cfg.indexing.concurrency ?? (cfg.search.elasticsearchUrl ? ELASTICSEARCH_WINDOW : EMBEDDED_ENGINE_WINDOW)
+  );
 }

@@ -198,7 +198,7 @@ export class DocumentPipeline {
     const run = await this.runs.getRun(runId);
     if (!run) throw new RunGoneError('The run of this document no longer exists');
     const { connector, credentials } = this.credentials.resolve(run);
-    const limit = this.cfg.indexingMaxFileBytes;
+    const limit = this.cfg.indexing.maxFileBytes;
     assertWithinFileLimit(doc.sizeBytes, limit);
     // The connectors bound a download by their own time limits; a cancelled step stops waiting now.
     const { data } = await abortable(

@@ -112,12 +112,12 @@ export class GoogleDriveConnector implements IncrementalSourceConnector<GoogleDr
   private readonly timeoutMs: number;
 
   constructor(@Inject(APP_CONFIG) cfg: AppConfig) {
-    this.timeoutMs = cfg.sourceRequestTimeoutMs;
-    this.fetchFn = createSourceFetch(cfg.sourceCaFile);
-    const rootUrl = (cfg.googleApiRootUrl ?? DEFAULT_GOOGLE_API_ROOT_URL).replace(/\/*$/, '/');
+    this.timeoutMs = cfg.sources.requestTimeoutMs;
+    this.fetchFn = createSourceFetch(cfg.sources.caFile);
+    const rootUrl = (cfg.sources.googleApiRootUrl ?? DEFAULT_GOOGLE_API_ROOT_URL).replace(/\/*$/, '/');
     this.api = drive({ version: 'v3', rootUrl, fetchImplementation: this.fetchFn } as drive_v3.Options);
     this.tokens = new ServiceAccountTokens(
-      cfg.googleTokenUrl ?? DEFAULT_GOOGLE_TOKEN_URL,
+      cfg.sources.googleTokenUrl ?? DEFAULT_GOOGLE_TOKEN_URL,
       this.fetchFn,
       this.timeoutMs,
     );

@@ -50,7 +50,7 @@ export class S3Connector implements SourceConnector<S3Credentials>, OnModuleDest
   constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {}
 
   parseCredentials(raw: unknown): S3Credentials {
-    return parseS3Credentials(raw, this.cfg.s3Bucket);
+    return parseS3Credentials(raw, this.cfg.sources.s3Bucket);
   }
 
   scopeOf(c: S3Credentials): string {
@@ -123,9 +123,9 @@ export class S3Connector implements SourceConnector<S3Credentials>, OnModuleDest
     let client = this.clients.get(key);
     if (!client) {
       client = new S3Client({
-        region: c.region ?? this.cfg.s3Region,
-        endpoint: this.cfg.s3Endpoint,
-        forcePathStyle: this.cfg.s3ForcePathStyle,
+        region: c.region ?? this.cfg.sources.s3Region,
+        endpoint: this.cfg.sources.s3Endpoint,
+        forcePathStyle: this.cfg.sources.s3ForcePathStyle,
         credentials: c.accessKeyId
           ? {
               accessKeyId: c.accessKeyId,

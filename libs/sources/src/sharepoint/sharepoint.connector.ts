@@ -97,11 +97,11 @@ export class SharePointConnector implements IncrementalSourceConnector<SharePoin
   private readonly timeoutMs: number;
 
   constructor(@Inject(APP_CONFIG) cfg: AppConfig) {
-    this.timeoutMs = cfg.sourceRequestTimeoutMs;
-    this.graphBaseUrl = (cfg.graphBaseUrl ?? DEFAULT_GRAPH_BASE_URL).replace(/\/+$/, '');
-    this.fetchFn = createSourceFetch(cfg.sourceCaFile);
+    this.timeoutMs = cfg.sources.requestTimeoutMs;
+    this.graphBaseUrl = (cfg.sources.graphBaseUrl ?? DEFAULT_GRAPH_BASE_URL).replace(/\/+$/, '');
+    this.fetchFn = createSourceFetch(cfg.sources.caFile);
     this.tokens = new GraphTokenProvider(
-      cfg.msAuthorityHost ?? DEFAULT_AUTHORITY_HOST,
+      cfg.sources.msAuthorityHost ?? DEFAULT_AUTHORITY_HOST,
       `${new URL(this.graphBaseUrl).origin}/.default`,
       this.fetchFn,
     );

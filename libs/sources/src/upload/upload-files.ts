@@ -11,6 +11,9 @@ import type { UploadStore } from './upload-store.port';
  * staging folder of requests in flight (DATA_DIR/uploads/.staging, local to the API process) and
  * the request limits.
  */
+/** Files one upload request may carry; more gets 413 and nothing is stored (docs/sources.md). */
+export const UPLOAD_MAX_FILES = 100;
+
 @Injectable()
 export class UploadFiles implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('UploadFiles');
@@ -18,10 +21,10 @@ export class UploadFiles implements OnModuleInit, OnModuleDestroy {
   private readonly stagingRoot: string;
 
   constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {
-    const root = path.join(cfg.dataDir, 'uploads');
+    const root = path.join(cfg.core.dataDir, 'uploads');
     this.stagingRoot = path.join(root, '.staging');
-    this.store = cfg.uploadS3Bucket
-      ? new S3UploadStore(cfg.uploadS3Bucket, cfg)
+    this.store = cfg.sources.uploadS3Bucket
+      ? new S3UploadStore(cfg.sources.uploadS3Bucket, cfg.sources)
       : new DirectoryUploadStore(root);
   }
 
@@ -30,11 +33,14 @@ export class UploadFiles implements OnModuleInit, OnModuleDestroy {
    * there the directory store would lose files between them, so uploads need UPLOAD_S3_BUCKET.
    */
   get enabled(): boolean {
-    return this.store.kind === 's3' || this.cfg.nodeEnv !== 'production';
+    return this.store.kind === 's3' || this.cfg.core.nodeEnv !== 'production';
   }
 
   get limits(): { maxFiles: number; maxFileBytes: number } {
-    return { maxFiles: this.cfg.uploadMaxFiles, maxFileBytes: this.cfg.uploadMaxFileBytes };
+    return {
+      maxFiles: this.cfg.sources.uploadMaxFiles ?? UPLOAD_MAX_FILES,
+      maxFileBytes: this.cfg.sources.uploadMaxFileBytes,
+    };
   }
 
   openStaging(): Promise<UploadStaging> {
