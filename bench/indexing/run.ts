@@ -155,6 +155,7 @@ async function main() {
       TEMPORAL_TASK_QUEUE: `bench-${randomUUID().slice(0, 8)}`,
       ELASTICSEARCH_URL: esUrl,
       S3_ENDPOINT: s3srv.url,
+      S3_FORCE_PATH_STYLE: 'true',
       INDEXING_CONCURRENCY: String(CONCURRENCY),
       METRICS_ENABLED: 'false',
       LOCAL_EMBEDDER: process.env.LOCAL_EMBEDDER ?? 'minilm',

@@ -146,6 +146,7 @@ export async function startHarness(o: HarnessOptions): Promise<Harness> {
         ...(o.indexing === 'pipeline'
           ? {
               S3_ENDPOINT: process.env.DOCQA_TEST_S3_ENDPOINT,
+              S3_FORCE_PATH_STYLE: 'true',
               S3_REGION: 'us-east-1',
             }
           : {}),

@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import { docqaCacheDir, EmbedderPrecisionSetting } from '@docqa/common';
+import { docqaCacheDir, loadConfig } from '@docqa/common';
 import { chunkPages } from '@docqa/indexing/chunking/chunker';
 import { contextFields, prepareDocument } from '@docqa/indexing/chunking/document-chunks';
-import { Embedder, LOCAL_EMBEDDER_PRECISION, LocalHashingEmbedder } from '@docqa/llm';
+import { Embedder, LocalHashingEmbedder } from '@docqa/llm';
 
 /** A page-aware chunk before embedding. */
 export interface RawChunk {
@@ -28,12 +28,10 @@ export interface RawChunk {
 export const WITH_CONTEXT = process.env.BENCH_CONTEXT !== '0';
 
 /**
- * The embedder graph: BENCH_EMBEDDER_PRECISION (`fp32`, `int8`), else the product's
- * LOCAL_EMBEDDER_PRECISION (`auto`: int8 on CPUs with integer dot products).
+ * The embedder graph the product would run here: LOCAL_EMBEDDER_PRECISION through the product's own
+ * configuration (default `auto`: int8 on CPUs with integer dot products).
  */
-const BENCH_PRECISION = process.env.BENCH_EMBEDDER_PRECISION;
-export const EMBEDDER_PRECISION: EmbedderPrecisionSetting =
-  BENCH_PRECISION === 'fp32' || BENCH_PRECISION === 'int8' ? BENCH_PRECISION : LOCAL_EMBEDDER_PRECISION;
+export const EMBEDDER_PRECISION = loadConfig().models.localEmbedderPrecision;
 
 /**
  * Pages through the production chunker (libs/indexing: ~1,200 characters, 240 overlap, per page),

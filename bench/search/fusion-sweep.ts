@@ -2,7 +2,7 @@
  * QA set (embedded engine), to pick the vector-leg weight for an embedder (production chunker):
  *   node dist/bench-build/bench/search/fusion-sweep.js                 (MiniLM)
  *   BENCH_EMBEDDER=hashing node dist/bench-build/bench/search/fusion-sweep.js
- *   BENCH_EMBEDDER_PRECISION=fp32 node dist/bench-build/bench/search/fusion-sweep.js (default: the product's `auto`) */
+ *   LOCAL_EMBEDDER_PRECISION=fp32 node dist/bench-build/bench/search/fusion-sweep.js (default: the product's `auto`) */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -7,7 +7,7 @@
  *   BENCH_COMPARE_HASHING=0 npm run bench:search  (skip the hashing embedder's quality pass)
  *   BENCH_ELASTICSEARCH_URL=http://... npm run bench:search (reuse a running Elasticsearch)
  *   BENCH_ENGINES=embedded npm run bench:search
- *   BENCH_EMBEDDER_PRECISION=fp32 npm run bench:search (the fp32 graph; default: the product's `auto`)
+ *   LOCAL_EMBEDDER_PRECISION=fp32 npm run bench:search (the fp32 graph; default: the product's `auto`)
  * Writes bench/search/results.json (after every engine) and prints it. */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';

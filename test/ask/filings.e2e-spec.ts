@@ -49,7 +49,7 @@ describe('filings: metadata, period routing and table rows through the pipeline'
   beforeAll(async () => {
     app = await startTestApp({
       worker: true,
-      env: { S3_ENDPOINT: infra().s3Endpoint, S3_REGION: 'us-east-1' },
+      env: { S3_ENDPOINT: infra().s3Endpoint, S3_FORCE_PATH_STYLE: 'true', S3_REGION: 'us-east-1' },
     });
     caller = await newCaller(app);
     const s3 = new S3Client({

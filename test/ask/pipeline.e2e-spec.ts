@@ -19,7 +19,7 @@ describe('ask over documents indexed by the real pipeline', () => {
   beforeAll(async () => {
     app = await startTestApp({
       worker: true,
-      env: { S3_ENDPOINT: infra().s3Endpoint, S3_REGION: 'us-east-1' },
+      env: { S3_ENDPOINT: infra().s3Endpoint, S3_FORCE_PATH_STYLE: 'true', S3_REGION: 'us-east-1' },
     });
     caller = await newCaller(app);
     const s3 = new S3Client({

@@ -44,6 +44,7 @@ describe('Ctrl-C while indexing (issue #13)', () => {
       TEMPORAL_DEV_PORT: String(await freePort()),
       TEMPORAL_UI_PORT: String(await freePort()),
       S3_ENDPOINT: infra().s3Endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
     });
     const c = product.client;
     const token = await registerAccount(c, 'ctrl-c');

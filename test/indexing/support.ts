@@ -27,6 +27,7 @@ export async function startIndexingApp(o: TestAppOptions = {}): Promise<TestApp>
     ...o,
     env: {
       S3_ENDPOINT: infra().s3Endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
       S3_REGION: 'us-east-1',
       LOCAL_EMBEDDER: 'hashing',
       ...(o.env ?? {}),

@@ -118,6 +118,7 @@ describe('a wedged embedded engine (issue #13)', () => {
       TEMPORAL_ADDRESS: infra().temporalAddress,
       TEMPORAL_TASK_QUEUE: uniqueName('wedge'),
       S3_ENDPOINT: infra().s3Endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
       S3_REGION: 'us-east-1',
       WORKER_MAX_CONCURRENT_ACTIVITIES: '2',
       SEARCH_LOCK_TIMEOUT_MS: '4000',

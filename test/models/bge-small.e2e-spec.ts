@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runReembed } from '../../apps/worker/src/reembed-command';
-import { EmbedderPrecisionSetting, loadConfig, withConfig } from '@docqa/common';
+import { loadConfig } from '@docqa/common';
 import {
   createEmbedder,
   DEFAULT_LOCAL_EMBEDDER,
@@ -129,22 +129,16 @@ describe('local embedder: bge-small-en-v1.5 from Maven Central (LOCAL_EMBEDDER=b
 
   describe('selection by LOCAL_EMBEDDER', () => {
     const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-embedder-cache-'));
-    const cfg = (env: Record<string, string>, precision?: EmbedderPrecisionSetting) =>
-      withConfig(loadConfig({ NODE_ENV: 'test', DATA_DIR: cacheDir, DOCQA_CACHE_DIR: cacheDir, ...env }), {
-        models: { localEmbedderPrecision: precision },
-      });
+    const cfg = (env: Record<string, string>) =>
+      loadConfig({ NODE_ENV: 'test', DATA_DIR: cacheDir, DOCQA_CACHE_DIR: cacheDir, ...env });
     const link = (model: keyof typeof LOCAL_EMBEDDER_MODELS, dir: string) => {
       fs.mkdirSync(path.join(cacheDir, 'models'), { recursive: true });
       fs.symlinkSync(dir, path.join(cacheDir, 'models', LOCAL_EMBEDDER_MODELS[model].name));
     };
     afterAll(() => fs.rmSync(cacheDir, { recursive: true, force: true }));
 
-    const using = async (
-      env: Record<string, string>,
-      check: (e: Embedder) => void,
-      precision?: EmbedderPrecisionSetting,
-    ) => {
-      const e = await createEmbedder(cfg(env, precision));
+    const using = async (env: Record<string, string>, check: (e: Embedder) => void) => {
+      const e = await createEmbedder(cfg(env));
       try {
         check(e);
       } finally {
@@ -162,21 +156,15 @@ describe('local embedder: bge-small-en-v1.5 from Maven Central (LOCAL_EMBEDDER=b
         );
       });
       link(other, dirs[other]);
-      await using(
-        { LOCAL_EMBEDDER: 'auto' },
-        (e) => expect(e.modelName).toBe(LOCAL_EMBEDDER_MODELS[other].name),
-        'fp32',
+      await using({ LOCAL_EMBEDDER: 'auto', LOCAL_EMBEDDER_PRECISION: 'fp32' }, (e) =>
+        expect(e.modelName).toBe(LOCAL_EMBEDDER_MODELS[other].name),
       );
       link(DEFAULT_LOCAL_EMBEDDER, dirs[DEFAULT_LOCAL_EMBEDDER]);
-      await using(
-        { LOCAL_EMBEDDER: 'auto' },
-        (e) => expect(e.modelName).toBe(LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].name),
-        'fp32',
+      await using({ LOCAL_EMBEDDER: 'auto', LOCAL_EMBEDDER_PRECISION: 'fp32' }, (e) =>
+        expect(e.modelName).toBe(LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].name),
       );
-      await using(
-        { LOCAL_EMBEDDER: 'bge-small' },
-        (e) => expect(e.modelName).toBe('bge-small-en-v1.5-int8'),
-        'int8',
+      await using({ LOCAL_EMBEDDER: 'bge-small', LOCAL_EMBEDDER_PRECISION: 'int8' }, (e) =>
+        expect(e.modelName).toBe('bge-small-en-v1.5-int8'),
       );
     });
 
@@ -216,14 +204,15 @@ describe('switching a docset from MiniLM to bge-small with reembed (embedded eng
       embeddedSearch: true,
       env: {
         LOCAL_EMBEDDER: embedder,
+        // fp32 on every CPU, so the space names are exact (int8 is its own space)
+        LOCAL_EMBEDDER_PRECISION: 'fp32',
         DATA_DIR: dataDir,
         SEARCH_INDEX_PREFIX: uniqueName('t-bge'),
         S3_ENDPOINT: infra().s3Endpoint,
+        S3_FORCE_PATH_STYLE: 'true',
         S3_REGION: 'us-east-1',
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       },
-      // fp32 on every CPU, so the space names are exact (int8 is its own space)
-      config: { models: { localEmbedderPrecision: 'fp32' } },
     });
   const spaces = async () => {
     const db = await dbOf(app!);

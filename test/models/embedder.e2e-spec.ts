@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadConfig, withConfig } from '@docqa/common';
+import { loadConfig } from '@docqa/common';
 import {
   createEmbedder,
   LocalHashingEmbedder,
@@ -360,15 +360,13 @@ describe('int8 graph (bert2onnx.py --int8)', () => {
   it('LOCAL_EMBEDDER_PRECISION picks the graph', async () => {
     for (const precision of ['fp32', 'int8'] as const) {
       const e = await createEmbedder(
-        withConfig(
-          loadConfig({
-            NODE_ENV: 'test',
-            DATA_DIR: os.tmpdir(),
-            LOCAL_EMBEDDER: 'minilm',
-            LOCAL_EMBEDDER_MODEL_DIR: embedderKind.MODEL_DIR,
-          }),
-          { models: { localEmbedderPrecision: precision } },
-        ),
+        loadConfig({
+          NODE_ENV: 'test',
+          DATA_DIR: os.tmpdir(),
+          LOCAL_EMBEDDER: 'minilm',
+          LOCAL_EMBEDDER_MODEL_DIR: embedderKind.MODEL_DIR,
+          LOCAL_EMBEDDER_PRECISION: precision,
+        }),
       );
       try {
         expect((e as OnnxEmbedder).precision).toBe(precision);

@@ -60,15 +60,16 @@ describe.each(['elasticsearch', 'embedded'] as const)('switching embedders (%s)'
       embeddedSearch: engine === 'embedded',
       env: {
         LOCAL_EMBEDDER: embedder,
+        // the fp32 graph on every CPU, so the space names below are exact (`auto` picks int8 where
+        // the CPU has integer dot products: another space, tested in test/models/embedder)
+        LOCAL_EMBEDDER_PRECISION: 'fp32',
         DATA_DIR: dataDir,
         SEARCH_INDEX_PREFIX: prefix,
         S3_ENDPOINT: infra().s3Endpoint,
+        S3_FORCE_PATH_STYLE: 'true',
         S3_REGION: 'us-east-1',
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       },
-      // the fp32 graph on every CPU, so the space names below are exact (`auto` picks int8 where
-      // the CPU has integer dot products: another space, tested in test/models/embedder)
-      config: { models: { localEmbedderPrecision: 'fp32' } },
     });
   const restart = async (embedder: 'hashing' | 'minilm') => {
     await app?.close();

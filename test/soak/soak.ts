@@ -216,6 +216,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     TEMPORAL_DEV_PORT: String(temporalPort),
     TEMPORAL_UI_PORT: String(await freePort()),
     S3_ENDPOINT: infra().s3Endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
     S3_REGION: 'us-east-1',
     LOCAL_EMBEDDER: EMBEDDER,
     ...(o.engine === 'elasticsearch'

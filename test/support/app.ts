@@ -5,12 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { AppConfig, ConfigPatch, loadConfig, withConfig } from '@docqa/common';
-import {
-  INT8_SPACE_SUFFIX,
-  LOCAL_EMBEDDER_MODEL,
-  LOCAL_EMBEDDER_PRECISION,
-  resolvePrecision,
-} from '@docqa/llm';
+import { INT8_SPACE_SUFFIX, LOCAL_EMBEDDER_MODEL, resolvePrecision } from '@docqa/llm';
 import { createApi, RunningApi } from '../../apps/api/src/bootstrap/create-api';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { deleteEsPrefix } from '../search/es-cleanup';
@@ -118,7 +113,8 @@ export async function startTestApp(o: TestAppOptions = {}): Promise<TestApp> {
  * runs the int8 graph (its own space) where the CPU has integer dot products, fp32 elsewhere.
  */
 export function defaultLocalEmbedderName(): string {
-  return resolvePrecision(LOCAL_EMBEDDER_PRECISION, true) === 'int8'
+  const cfg = loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() });
+  return resolvePrecision(cfg.models.localEmbedderPrecision, true) === 'int8'
     ? `${LOCAL_EMBEDDER_MODEL}${INT8_SPACE_SUFFIX}`
     : LOCAL_EMBEDDER_MODEL;
 }

@@ -1,9 +1,9 @@
 /* Variables that evaluations and benchmarks hand to the product they start, so a run uses the
- * operator's choice. The embedder's tuning (sessions, threads, batch, precision) is not a setting:
+ * operator's choice. The embedder's tuning (sessions, threads, batch) is not a setting:
  * libs/llm/src/tuning.ts. */
 
-/** The local embedder (libs/common config: LOCAL_EMBEDDER). */
-export const EMBEDDER_TUNING_VARS = ['LOCAL_EMBEDDER'] as const;
+/** The local embedder and its graph (libs/common config: LOCAL_EMBEDDER, LOCAL_EMBEDDER_PRECISION). */
+export const EMBEDDER_TUNING_VARS = ['LOCAL_EMBEDDER', 'LOCAL_EMBEDDER_PRECISION'] as const;
 
 /** The variables of `names` that are set (non-empty) in `from`, by name. */
 export function passEnv(

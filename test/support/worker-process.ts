@@ -36,6 +36,7 @@ export function envOf(cfg: AppConfig, logFile: string): NodeJS.ProcessEnv {
     SEARCH_INDEX_PREFIX: cfg.search.indexPrefix,
     S3_ENDPOINT: cfg.sources.s3Endpoint,
     S3_REGION: cfg.sources.s3Region,
+    S3_FORCE_PATH_STYLE: v(cfg.sources.s3ForcePathStyle),
     S3_BUCKET: cfg.sources.s3Bucket,
     INDEXING_CONCURRENCY: v(cfg.indexing.concurrency),
     INDEXING_MAX_FILE_BYTES: v(cfg.indexing.maxFileBytes),

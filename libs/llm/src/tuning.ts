@@ -68,9 +68,3 @@ export const OPENAI_MAX_ATTEMPTS = 4;
 export const LOCAL_EMBEDDER_SESSIONS = 2;
 export const LOCAL_EMBEDDER_THREADS = 1;
 export const LOCAL_EMBEDDER_BATCH_SIZE = 2;
-
-/**
- * Graph of the local embedder: `auto` runs int8 (about 2x faster) where the CPU has integer dot
- * products, else fp32 (docs/adr/0011-int8-embedder.md, docs/benchmarks/embedder.md).
- */
-export const LOCAL_EMBEDDER_PRECISION = 'auto' as const;

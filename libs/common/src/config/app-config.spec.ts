@@ -84,7 +84,13 @@ describe('loadConfig', () => {
   });
 
   it('parses booleans and integers', () => {
-    const cfg = loadConfig({ TRUST_PROXY: 'yes', MAX_BODY_BYTES: '2048', INDEXING_CONCURRENCY: '8' });
+    const cfg = loadConfig({
+      TRUST_PROXY: 'yes',
+      MAX_BODY_BYTES: '2048',
+      INDEXING_CONCURRENCY: '8',
+      S3_FORCE_PATH_STYLE: '1',
+    });
+    expect(cfg.sources.s3ForcePathStyle).toBe(true);
     expect(cfg.server.trustProxy).toBe(true);
     expect(cfg.server.maxBodyBytes).toBe(2048);
     expect(cfg.indexing.concurrency).toBe(8);
@@ -96,9 +102,7 @@ describe('loadConfig', () => {
     expect(cfg.models.llmModelPath).toBe(path.resolve('models/m.gguf'));
   });
 
-  it('S3 path-style addressing follows S3_ENDPOINT; uploads are capped at INDEXING_MAX_FILE_BYTES', () => {
-    expect(loadConfig({}).sources.s3ForcePathStyle).toBe(false);
-    expect(loadConfig({ S3_ENDPOINT: 'http://minio:9000' }).sources.s3ForcePathStyle).toBe(true);
+  it('uploads are capped at INDEXING_MAX_FILE_BYTES', () => {
     expect(loadConfig({ INDEXING_MAX_FILE_BYTES: '1000' }).sources.uploadMaxFileBytes).toBe(1000);
   });
 
@@ -152,6 +156,7 @@ describe('configuration documents', () => {
       'ELASTICSEARCH_URL',
       'S3_ENDPOINT',
       'S3_REGION',
+      'S3_FORCE_PATH_STYLE',
       'S3_BUCKET',
       'COHERE_API_KEY',
       'COHERE_BASE_URL',

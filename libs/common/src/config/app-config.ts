@@ -36,7 +36,6 @@ export function coreConfig(r: EnvReader): CoreConfig {
     docqaCacheDir: r.optPath('DOCQA_CACHE_DIR'),
     appSecret,
     shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS'),
-    gitCommit: r.optString('GIT_COMMIT'),
   };
 }
 
@@ -99,11 +98,10 @@ export function indexingConfig(r: EnvReader): IndexingConfig {
 }
 
 export function sourcesConfig(r: EnvReader): SourcesConfig {
-  const s3Endpoint = r.optUrl('S3_ENDPOINT');
   return {
-    s3Endpoint,
+    s3Endpoint: r.optUrl('S3_ENDPOINT'),
     s3Region: r.string('S3_REGION'),
-    s3ForcePathStyle: s3Endpoint !== undefined,
+    s3ForcePathStyle: r.bool('S3_FORCE_PATH_STYLE'),
     s3Bucket: r.optString('S3_BUCKET'),
     uploadS3Bucket: r.optString('UPLOAD_S3_BUCKET'),
     uploadMaxFileBytes: r.int('INDEXING_MAX_FILE_BYTES'),
@@ -112,7 +110,6 @@ export function sourcesConfig(r: EnvReader): SourcesConfig {
     googleApiRootUrl: r.optUrl('GOOGLE_API_ROOT_URL'),
     googleTokenUrl: r.optUrl('GOOGLE_TOKEN_URL'),
     caFile: r.optString('SOURCE_CA_FILE'),
-    requestTimeoutMs: r.int('SOURCE_REQUEST_TIMEOUT_MS'),
   };
 }
 
@@ -139,6 +136,7 @@ export function modelsConfig(r: EnvReader): ModelsConfig {
     llmTimeoutMs: r.int('LLM_TIMEOUT_MS'),
     localEmbedder: r.oneOf('LOCAL_EMBEDDER', ['auto', 'minilm', 'bge-small', 'hashing'] as const),
     localEmbedderModelDir: r.optPath('LOCAL_EMBEDDER_MODEL_DIR'),
+    localEmbedderPrecision: r.oneOf('LOCAL_EMBEDDER_PRECISION', ['auto', 'fp32', 'int8'] as const),
   };
 }
 

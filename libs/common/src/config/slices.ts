@@ -17,7 +17,6 @@ export interface CoreConfig {
   readonly docqaCacheDir?: string;
   readonly appSecret?: string;
   readonly shutdownTimeoutMs: number;
-  readonly gitCommit?: string;
 }
 
 /** The HTTPS API (apps/api). */
@@ -84,7 +83,6 @@ export interface IndexingConfig {
 export interface SourcesConfig {
   readonly s3Endpoint?: string;
   readonly s3Region: string;
-  /** Path-style addressing: on whenever S3_ENDPOINT names an S3-compatible store. */
   readonly s3ForcePathStyle: boolean;
   readonly s3Bucket?: string;
   readonly uploadS3Bucket?: string;
@@ -97,7 +95,8 @@ export interface SourcesConfig {
   readonly googleApiRootUrl?: string;
   readonly googleTokenUrl?: string;
   readonly caFile?: string;
-  readonly requestTimeoutMs: number;
+  /** Unset: the constant SOURCE_REQUEST_TIMEOUT_MS (libs/sources). */
+  readonly requestTimeoutMs?: number;
 }
 
 export type AnswerProviderSetting = 'auto' | 'extractive' | 'local-llm' | 'openai' | 'cohere';
@@ -128,8 +127,7 @@ export interface ModelsConfig {
   readonly llmMaxAnswerTokens?: number;
   /** Unset: the constant PROMPT_TOKEN_BUDGET (libs/llm). */
   readonly promptTokenBudget?: number;
-  /** Unset: the constant LOCAL_EMBEDDER_PRECISION (libs/llm). */
-  readonly localEmbedderPrecision?: EmbedderPrecisionSetting;
+  readonly localEmbedderPrecision: EmbedderPrecisionSetting;
 }
 
 /** libs/chatbot: support e-mail. */

@@ -9,6 +9,7 @@ import { ChangesPage, IncrementalSourceConnector, ListedObject } from '../increm
 import { DownloadedFile, SourceError, SourcePage } from '../source.port';
 import { GoogleDriveCredentials, parseGoogleDriveCredentials } from './gdrive-credentials';
 import { DEFAULT_GOOGLE_TOKEN_URL, ServiceAccountTokens } from './service-account-token';
+import { SOURCE_REQUEST_TIMEOUT_MS } from '../source-deadlines';
 
 export const DEFAULT_GOOGLE_API_ROOT_URL = 'https://www.googleapis.com/';
 const FOLDER = 'application/vnd.google-apps.folder';
@@ -112,7 +113,7 @@ export class GoogleDriveConnector implements IncrementalSourceConnector<GoogleDr
   private readonly timeoutMs: number;
 
   constructor(@Inject(APP_CONFIG) cfg: AppConfig) {
-    this.timeoutMs = cfg.sources.requestTimeoutMs;
+    this.timeoutMs = cfg.sources.requestTimeoutMs ?? SOURCE_REQUEST_TIMEOUT_MS;
     this.fetchFn = createSourceFetch(cfg.sources.caFile);
     const rootUrl = (cfg.sources.googleApiRootUrl ?? DEFAULT_GOOGLE_API_ROOT_URL).replace(/\/*$/, '/');
     this.api = drive({ version: 'v3', rootUrl, fetchImplementation: this.fetchFn } as drive_v3.Options);

@@ -10,6 +10,7 @@ import { DownloadedFile, SourceError, SourcePage } from '../source.port';
 import { createGraphClient, graphStatus, relativeGraphLink, toGraphSourceError } from './graph-client';
 import { DEFAULT_AUTHORITY_HOST, DEFAULT_GRAPH_BASE_URL, GraphTokenProvider } from './graph-token-provider';
 import { parseSharePointCredentials, SharePointCredentials } from './sharepoint-credentials';
+import { SOURCE_REQUEST_TIMEOUT_MS } from '../source-deadlines';
 
 /** Fields of a driveItem this connector reads (Graph returns only what is selected). */
 const ITEM_FIELDS = 'id,name,size,eTag,cTag,lastModifiedDateTime,webUrl,file,folder,parentReference,deleted';
@@ -97,7 +98,7 @@ export class SharePointConnector implements IncrementalSourceConnector<SharePoin
   private readonly timeoutMs: number;
 
   constructor(@Inject(APP_CONFIG) cfg: AppConfig) {
-    this.timeoutMs = cfg.sources.requestTimeoutMs;
+    this.timeoutMs = cfg.sources.requestTimeoutMs ?? SOURCE_REQUEST_TIMEOUT_MS;
     this.graphBaseUrl = (cfg.sources.graphBaseUrl ?? DEFAULT_GRAPH_BASE_URL).replace(/\/+$/, '');
     this.fetchFn = createSourceFetch(cfg.sources.caFile);
     this.tokens = new GraphTokenProvider(

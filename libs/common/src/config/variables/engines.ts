@@ -59,6 +59,12 @@ export const ENGINES_VARIABLES = [
   },
   { name: 'S3_REGION', kind: 'string', default: 'us-east-1', description: 'Default S3 region.' },
   {
+    name: 'S3_FORCE_PATH_STYLE',
+    kind: 'bool',
+    default: 'false',
+    description: 'Use path-style S3 addressing (most S3-compatible stores need it).',
+  },
+  {
     name: 'S3_BUCKET',
     kind: 'string',
     description: 'Bucket the server may read without request credentials (server-configured bucket access).',

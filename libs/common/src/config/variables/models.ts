@@ -97,4 +97,12 @@ export const MODELS_VARIABLES = [
     description:
       'Directory of the installed local embedding model (manifest.json, model.onnx, tokenizer.json). Unset: DOCQA_CACHE_DIR/models/<model name>, where `npm run models:install` puts it.',
   },
+  {
+    name: 'LOCAL_EMBEDDER_PRECISION',
+    kind: 'enum',
+    values: ['auto', 'fp32', 'int8'],
+    default: 'auto',
+    description:
+      'Graph of the local embedding model: `int8` (about 2x faster) or `fp32`. `auto`: int8 where the CPU has integer dot-product instructions (AVX-512 VNNI, AVX-VNNI, AMX, Arm dot product), else fp32. int8 is its own embedding space: switching re-embeds (`npm run cli -- reembed`, docs/models.md). Set it explicitly when api and workers run on different CPUs.',
+  },
 ] as const satisfies readonly ConfigVariable[];

@@ -42,13 +42,6 @@ export const SURFACES_VARIABLES = [
       'PEM file of extra certificate authorities trusted for SharePoint and Google Drive connections (a TLS-inspecting proxy or a private endpoint). Unset: the system roots only.',
   },
   {
-    name: 'SOURCE_REQUEST_TIMEOUT_MS',
-    kind: 'int',
-    default: '60000',
-    description:
-      'Time limit of one request to SharePoint or Google Drive (a download: with no byte received); the run retries, then fails with the reason.',
-  },
-  {
     name: 'METRICS_ENABLED',
     kind: 'bool',
     default: 'true',
@@ -79,10 +72,5 @@ export const SURFACES_VARIABLES = [
     kind: 'bool',
     default: 'false',
     description: 'Require user.terms_of_service=true at registration.',
-  },
-  {
-    name: 'GIT_COMMIT',
-    kind: 'string',
-    description: 'Commit reported by /version. Unset: read from .git when present.',
   },
 ] as const satisfies readonly ConfigVariable[];

@@ -1,11 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AppConfig, BACKGROUND_NICE, ConfigError, docqaCacheDir, LocalEmbedderSetting } from '@docqa/common';
-import {
-  LOCAL_EMBEDDER_BATCH_SIZE,
-  LOCAL_EMBEDDER_PRECISION,
-  LOCAL_EMBEDDER_SESSIONS,
-  LOCAL_EMBEDDER_THREADS,
-} from '../../tuning';
+import { LOCAL_EMBEDDER_BATCH_SIZE, LOCAL_EMBEDDER_SESSIONS, LOCAL_EMBEDDER_THREADS } from '../../tuning';
 import type { Embedder } from '../embedder.port';
 import { LocalHashingEmbedder } from '../local-hashing.embedder';
 import {
@@ -42,7 +37,7 @@ export async function loadLocalEmbedder(cfg: AppConfig, log = new Logger('LlmMod
       sessions: LOCAL_EMBEDDER_SESSIONS,
       threads: LOCAL_EMBEDDER_THREADS,
       batchSize: LOCAL_EMBEDDER_BATCH_SIZE,
-      precision: cfg.models.localEmbedderPrecision ?? LOCAL_EMBEDDER_PRECISION,
+      precision: cfg.models.localEmbedderPrecision,
       nice: BACKGROUND_NICE,
     });
   const candidates = localEmbedderCandidates(cfg.models.localEmbedder);
