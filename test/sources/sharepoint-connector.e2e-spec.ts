@@ -59,7 +59,7 @@ describe('SharePoint connector (MSAL + Graph client against a local Graph)', () 
         GRAPH_BASE_URL: graph.graphBaseUrl,
         MS_AUTHORITY_HOST: graph.authorityHost,
         SOURCE_CA_FILE: graph.caFile,
-      }),
+      }).sources,
     );
     graph.addFile('Reports/q1.pdf', '%PDF-1.4 fake');
     graph.addFile('Reports/2024/annual.docx', 'docx bytes');
@@ -238,7 +238,7 @@ describe('SharePoint connector (MSAL + Graph client against a local Graph)', () 
           SOURCE_CA_FILE: graph.caFile,
         }),
         { sources: { requestTimeoutMs: 1500 } },
-      ),
+      ).sources,
     );
     const c = creds();
     await slow.check(c); // signs in first

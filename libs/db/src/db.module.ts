@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { DATABASE_CONFIG, DatabaseConfig } from '@docqa/common';
 import { DATABASE_POOL_WAIT_MS, dataSourceOptions } from './data-source';
 
 /**
@@ -10,15 +10,15 @@ import { DATABASE_POOL_WAIT_MS, dataSourceOptions } from './data-source';
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (cfg: AppConfig) => {
-        if (!cfg.database.url)
+      inject: [DATABASE_CONFIG],
+      useFactory: (database: DatabaseConfig) => {
+        if (!database.url)
           throw new Error('DATABASE_URL is not set and the embedded database was not started');
         return {
           ...dataSourceOptions({
-            url: cfg.database.url,
-            poolSize: cfg.database.poolSize,
-            poolWaitMs: cfg.database.poolWaitMs ?? DATABASE_POOL_WAIT_MS,
+            url: database.url,
+            poolSize: database.poolSize,
+            poolWaitMs: database.poolWaitMs ?? DATABASE_POOL_WAIT_MS,
           }),
           migrationsRun: true,
           retryAttempts: 3,

@@ -1,7 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig, constantTimeEqual, DomainError, PublicBaseUrl } from '@docqa/common';
+import {
+  ACCOUNTS_CONFIG,
+  AccountsConfig,
+  constantTimeEqual,
+  DomainError,
+  PublicBaseUrl,
+} from '@docqa/common';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { ChangePasswordCommand, RegisterCommand, unprocessable } from '../commands';
 import { avatarColour, avatarSvg, initialsOf, profileHtml } from '../profile/html';
@@ -34,7 +40,7 @@ export class UsersService {
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+    @Inject(ACCOUNTS_CONFIG) private readonly accountsConfig: AccountsConfig,
     private readonly users: UsersRepository,
     private readonly accounts: AccountsRepository,
     private readonly tokens: ApiTokensService,
@@ -45,7 +51,7 @@ export class UsersService {
 
   /** Creates the user, their personal account (owner + membership) and the default token, atomically. */
   async register(cmd: RegisterCommand): Promise<RegisteredUser> {
-    if (this.cfg.accounts.requireTermsOfService && !cmd.termsAccepted) {
+    if (this.accountsConfig.requireTermsOfService && !cmd.termsAccepted) {
       throw unprocessable({ terms_of_service: ['must be accepted'] });
     }
     if (await this.users.emailTaken(cmd.email)) throw unprocessable({ email: [EMAIL_TAKEN] });

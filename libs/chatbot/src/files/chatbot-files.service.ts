@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  APP_CONFIG,
-  AppConfig,
+  CORE_CONFIG,
+  CoreConfig,
   DomainError,
   ErrorCode,
+  INDEXING_CONFIG,
+  IndexingConfig,
   PublicBaseUrl,
   resolveAppSecret,
 } from '@docqa/common';
@@ -74,10 +76,11 @@ export class ChatbotFilesService {
     private readonly connectors: SourceConnectorRegistry,
     private readonly cipher: SourceCredentialsCipher,
     private readonly clock: ChatbotClock,
-    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+    @Inject(CORE_CONFIG) private readonly core: CoreConfig,
+    @Inject(INDEXING_CONFIG) private readonly indexing: IndexingConfig,
     private readonly publicBaseUrl: PublicBaseUrl,
   ) {
-    this.links = new FileLinkSigner(resolveAppSecret(cfg.core));
+    this.links = new FileLinkSigner(resolveAppSecret(core));
   }
 
   /** The citation's link, absolute on the service's public base URL (never the request's Host). */
@@ -102,7 +105,7 @@ export class ChatbotFilesService {
       ({ data } = await connector.download(
         connector.parseCredentials(raw, { accountId: claims.accountId, docSetName: row.docSetName }),
         row.sourceId,
-        this.cfg.indexing.maxFileBytes,
+        this.indexing.maxFileBytes,
       ));
     } catch (err) {
       throw this.sourceFailure(err, claims.documentId);

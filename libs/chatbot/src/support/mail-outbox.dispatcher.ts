@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { MAIL_CONFIG, MailConfig } from '@docqa/common';
 import { MailOutboxRepository, OutboxMessage } from './mail-outbox.repository';
 import { SmtpMailer } from './smtp-mailer';
 
@@ -49,12 +49,12 @@ export class MailOutboxDispatcher implements OnApplicationBootstrap, OnApplicati
   constructor(
     private readonly outbox: MailOutboxRepository,
     private readonly mailer: SmtpMailer,
-    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+    @Inject(MAIL_CONFIG) private readonly mail: MailConfig,
   ) {}
 
   onApplicationBootstrap(): void {
     if (!this.mailer.configured) return;
-    this.timer = setInterval(() => this.kick(), this.cfg.mail.outboxPollMs ?? MAIL_OUTBOX_POLL_MS);
+    this.timer = setInterval(() => this.kick(), this.mail.outboxPollMs ?? MAIL_OUTBOX_POLL_MS);
     this.timer.unref();
     this.kick();
   }
@@ -104,8 +104,8 @@ export class MailOutboxDispatcher implements OnApplicationBootstrap, OnApplicati
     } catch (err) {
       const delay = retryDelayMs(
         m.attempts,
-        this.cfg.mail.retryBaseMs ?? MAIL_RETRY_BASE_MS,
-        this.cfg.mail.retryMaxMs ?? MAIL_RETRY_MAX_MS,
+        this.mail.retryBaseMs ?? MAIL_RETRY_BASE_MS,
+        this.mail.retryMaxMs ?? MAIL_RETRY_MAX_MS,
       );
       const reason = describe(err);
       this.logger.warn(

@@ -7,8 +7,8 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { MetricsConfig } from '../config/app-config';
+import { METRICS_CONFIG } from '../config/config.module';
 import { EventLoopWatch, watchEventLoop } from './event-loop-watch';
 import { docqaMetrics } from './metrics';
 import { HealthReporter, MetricsServer, startMetricsServer } from './metrics-server';
@@ -40,7 +40,7 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     this.healthReporter = reporter;
   }
 
-  constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {}
+  constructor(@Inject(METRICS_CONFIG) private readonly cfg: MetricsConfig) {}
 
   /** Port the endpoint listens on, or undefined when METRICS_ENABLED=false. */
   get port(): number | undefined {
@@ -63,11 +63,11 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
         ),
       );
     }
-    if (!this.cfg.metrics.enabled) return;
+    if (!this.cfg.enabled) return;
     docqaMetrics.collectDefaults();
     this.server = await startMetricsServer({
-      host: this.cfg.metrics.host,
-      port: this.cfg.metrics.port,
+      host: this.cfg.host,
+      port: this.cfg.port,
       metrics: docqaMetrics,
       health: () => this.healthReporter,
     });

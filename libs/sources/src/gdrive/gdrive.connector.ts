@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { drive, drive_v3 } from '@googleapis/drive';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { SOURCES_CONFIG, SourcesConfig } from '@docqa/common';
 import type { SourceType } from '@docqa/db';
 import { decodeListCursor, encodeListCursor } from '../http/list-cursor';
 import { createSourceFetch, SourceFetch } from '../http/source-fetch';
@@ -112,13 +112,13 @@ export class GoogleDriveConnector implements IncrementalSourceConnector<GoogleDr
   private readonly fetchFn: SourceFetch;
   private readonly timeoutMs: number;
 
-  constructor(@Inject(APP_CONFIG) cfg: AppConfig) {
-    this.timeoutMs = cfg.sources.requestTimeoutMs ?? SOURCE_REQUEST_TIMEOUT_MS;
-    this.fetchFn = createSourceFetch(cfg.sources.caFile);
-    const rootUrl = (cfg.sources.googleApiRootUrl ?? DEFAULT_GOOGLE_API_ROOT_URL).replace(/\/*$/, '/');
+  constructor(@Inject(SOURCES_CONFIG) sources: SourcesConfig) {
+    this.timeoutMs = sources.requestTimeoutMs ?? SOURCE_REQUEST_TIMEOUT_MS;
+    this.fetchFn = createSourceFetch(sources.caFile);
+    const rootUrl = (sources.googleApiRootUrl ?? DEFAULT_GOOGLE_API_ROOT_URL).replace(/\/*$/, '/');
     this.api = drive({ version: 'v3', rootUrl, fetchImplementation: this.fetchFn } as drive_v3.Options);
     this.tokens = new ServiceAccountTokens(
-      cfg.sources.googleTokenUrl ?? DEFAULT_GOOGLE_TOKEN_URL,
+      sources.googleTokenUrl ?? DEFAULT_GOOGLE_TOKEN_URL,
       this.fetchFn,
       this.timeoutMs,
     );
