@@ -58,12 +58,12 @@ function accountIdOf(flags) {
 
 /** Configuration for a command that opens the database: DATABASE_URL, else the embedded one. */
 async function withDatabaseConfig(fn) {
-  const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
+  const { loadConfig, withConfig } = require(path.join(root, 'dist/libs/common/src'));
   const cfg = loadConfig();
-  if (cfg.databaseUrl) return fn({ ...cfg, databasePoolSize: 1 });
+  if (cfg.database.url) return fn(withConfig(cfg, { database: { poolSize: 1 } }));
   const embedded = await embeddedDatabase();
   try {
-    return await fn({ ...cfg, databaseUrl: embedded.url, databasePoolSize: 1 });
+    return await fn(withConfig(cfg, { database: { url: embedded.url, poolSize: 1 } }));
   } finally {
     await embedded.stop?.();
   }
@@ -99,11 +99,12 @@ async function plan(sub, flags) {
 
 /** The embedded engines (PGlite, the embedded search index) allow one process: the API's. */
 async function withEmbeddedDatabase(cfg, fn) {
-  if (cfg.databaseUrl) return fn(cfg);
+  if (cfg.database.url) return fn(cfg);
+  const { withConfig } = require(path.join(root, 'dist/libs/common/src'));
   const { startEmbeddedPostgres } = require(path.join(root, 'dist/libs/db/src'));
-  const embedded = await startEmbeddedPostgres(path.join(cfg.dataDir, 'pglite'));
+  const embedded = await startEmbeddedPostgres(path.join(cfg.core.dataDir, 'pglite'));
   try {
-    return await fn({ ...cfg, databaseUrl: embedded.url, databasePoolSize: 1 });
+    return await fn(withConfig(cfg, { database: { url: embedded.url, poolSize: 1 } }));
   } finally {
     await embedded.stop();
   }

@@ -12,7 +12,7 @@ const root = path.resolve(__dirname, '..');
 async function embeddedDatabase() {
   const { loadConfig } = require(path.join(root, 'dist/libs/common/src'));
   const { readEmbeddedPostgresLock, startEmbeddedPostgres } = require(path.join(root, 'dist/libs/db/src'));
-  const dir = path.join(loadConfig().dataDir, 'pglite');
+  const dir = path.join(loadConfig().core.dataDir, 'pglite');
   const running = readEmbeddedPostgresLock(dir);
   if (running) {
     if (!running.url)

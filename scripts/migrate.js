@@ -10,7 +10,7 @@ const { embeddedDatabase } = require('./embedded-database');
 (async () => {
   const cfg = loadConfig();
   let embedded;
-  let url = cfg.databaseUrl;
+  let url = cfg.database.url;
   if (!url) {
     // Through the running `npm start` when there is one (it published its port), never a second open.
     embedded = await embeddedDatabase();

@@ -1,14 +1,13 @@
 import { providerEnv } from './providers';
 
 describe('providerEnv', () => {
-  it('maps the extractive provider and passes only the tuning variables that are set', () => {
+  it('maps the extractive provider and passes only the model variables that are set', () => {
     const env = providerEnv('local', {
-      LOCAL_EMBEDDER_THREADS: '1',
-      LOCAL_EMBEDDER_SESSIONS: '',
-      SEARCH_FUSION: 'rrf',
+      LOCAL_EMBEDDER: 'hashing',
+      LLM_THREADS: '',
       DATABASE_URL: 'postgres://not-passed',
     });
-    expect(env).toEqual({ ANSWER_PROVIDER: 'extractive', LOCAL_EMBEDDER_THREADS: '1', SEARCH_FUSION: 'rrf' });
+    expect(env).toEqual({ ANSWER_PROVIDER: 'extractive', LOCAL_EMBEDDER: 'hashing' });
   });
 
   it('gives the local model a long timeout unless one is set', () => {

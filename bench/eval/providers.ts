@@ -8,8 +8,8 @@ export type EvalProvider = (typeof PROVIDERS)[number];
 /**
  * Environment of the evaluated app: ANSWER_PROVIDER, and the provider's settings from the
  * environment of the run, as an operator would configure them (local-llm: LLM_MODEL_PATH, default
- * the installed Qwen2.5-Coder-1.5B; openai: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL), and the
- * retrieval and answer settings a run compares against their defaults (SEARCH_FUSION, ...).
+ * the installed Qwen2.5-Coder-1.5B; openai: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL) and the
+ * local embedder. Tuning values (fusion, margins, budgets) are constants: libs/answers/src/tuning.ts, libs/search/src/tuning.ts.
  */
 export function providerEnv(
   provider: EvalProvider,
@@ -19,22 +19,12 @@ export function providerEnv(
   const pass = [
     'LLM_MODEL_PATH',
     'LLM_THREADS',
-    'LLM_FLASH_ATTENTION',
-    'LLM_CONTEXT_SIZE',
-    'LLM_MAX_ANSWER_TOKENS',
     'LLM_TIMEOUT_MS',
-    'PROMPT_TOKEN_BUDGET',
-    'LLM_FIRST_TOKEN_TARGET_MS',
     'OPENAI_BASE_URL',
     'OPENAI_API_KEY',
     'OPENAI_MODEL',
     'OPENAI_TIMEOUT_MS',
-    'LLM_EVIDENCE',
-    // retrieval and the extractive answerer, to measure a setting against its default
-    'SEARCH_FUSION',
     ...EMBEDDER_TUNING_VARS,
-    'LOCAL_ANSWER_MIN_MARGIN',
-    'LOCAL_RERANK_SEARCH_WEIGHT',
   ];
   Object.assign(env, passEnv(pass, from));
   // Sequential questions on shared cores: one call may wait long for the model.

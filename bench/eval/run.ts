@@ -27,7 +27,12 @@ import {
   GenerateInput,
   GENERATOR,
   Generator,
+  LLM_FIRST_TOKEN_TARGET_MS,
+  LLM_FLASH_ATTENTION,
+  LLM_MAX_ANSWER_TOKENS,
+  LLM_OPENING_CHECK,
   llmModelPath,
+  PROMPT_TOKEN_BUDGET,
   RERANKER,
   Reranker,
   REWRITER,
@@ -121,16 +126,16 @@ function answerCache(h: Harness, corpus: Corpus, o: EvalOptions): AnswerCache | 
   if (o.provider === 'local') return undefined;
   const generator = h.app.api.app.get<Generator>(GENERATOR);
   const cfg = h.app.cfg;
-  const model = o.provider === 'local-llm' ? llmModelPath(cfg) : cfg.openaiModel;
+  const model = o.provider === 'local-llm' ? llmModelPath(cfg) : cfg.models.openaiModel;
   const scope = {
     provider: o.provider,
     model: o.provider === 'local-llm' ? `${path.basename(model)}:${fs.statSync(model).size}` : model,
-    budget: cfg.promptTokenBudget,
+    budget: cfg.models.promptTokenBudget ?? PROMPT_TOKEN_BUDGET,
     // The prompt's size follows the host's measured reading rate: a replay is of the same target only.
-    firstTokenTargetMs: o.provider === 'local-llm' ? cfg.llmFirstTokenTargetMs : undefined,
-    flashAttention: o.provider === 'local-llm' ? cfg.llmFlashAttention : undefined,
-    maxTokens: cfg.llmMaxAnswerTokens,
-    openingCheck: o.provider === 'local-llm' ? cfg.llmOpeningCheck : undefined,
+    firstTokenTargetMs: o.provider === 'local-llm' ? LLM_FIRST_TOKEN_TARGET_MS : undefined,
+    flashAttention: o.provider === 'local-llm' ? LLM_FLASH_ATTENTION : undefined,
+    maxTokens: cfg.models.llmMaxAnswerTokens ?? LLM_MAX_ANSWER_TOKENS,
+    openingCheck: o.provider === 'local-llm' ? LLM_OPENING_CHECK : undefined,
     // With LLM_EVIDENCE=chosen the extractive answerer (local/, analysis/) picks the model's passages.
     code: codeHash(
       ['grounded', 'llama', 'openai', 'local', 'analysis'].map((d) =>

@@ -22,7 +22,13 @@ import * as path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { loadConfig } from '@docqa/common';
 import { DocsetPipeline, DocumentPipeline, RunStore, StartIndexing } from '@docqa/indexing';
-import { Embedder, EMBEDDER, OnnxEmbedder } from '@docqa/embeddings';
+import {
+  Embedder,
+  EMBEDDER,
+  LOCAL_EMBEDDER_SESSIONS,
+  LOCAL_EMBEDDER_THREADS,
+  OnnxEmbedder,
+} from '@docqa/embeddings';
 import { SourceCredentialsCipher } from '@docqa/sources';
 import { startWorker } from '../../apps/worker/src/main';
 import { EMBEDDER_TUNING_VARS, passEnv } from '../../test/support/tuning-env';
@@ -165,7 +171,7 @@ async function main() {
     const embedder = app.get<Embedder>(EMBEDDER, { strict: false });
     const onnx = embedder instanceof OnnxEmbedder ? embedder : undefined;
     log(
-      `embedder ${embedder.modelName}${onnx ? ` (${onnx.precision}, batch ${onnx.batchSize}, ${cfg.localEmbedderSessions} x ${cfg.localEmbedderThreads} threads)` : ''}; ` +
+      `embedder ${embedder.modelName}${onnx ? ` (${onnx.precision}, batch ${onnx.batchSize}, ${LOCAL_EMBEDDER_SESSIONS} x ${LOCAL_EMBEDDER_THREADS} threads)` : ''}; ` +
         `${files.length} PDFs, ${popplerPages} pages (pdfinfo)`,
     );
     /** Runs `fn` and adds what the embedder did meanwhile. */
@@ -178,7 +184,7 @@ async function main() {
         m.embedChunks = s.texts - s0.texts;
         m.embedSeconds = Number(((s.tokenizeMs + s.inferMs - s0.tokenizeMs - s0.inferMs) / 1000).toFixed(2));
         m.embedChunksPerSecond = Number(
-          ((m.embedChunks * cfg.localEmbedderSessions) / m.embedSeconds).toFixed(1),
+          ((m.embedChunks * LOCAL_EMBEDDER_SESSIONS) / m.embedSeconds).toFixed(1),
         );
       }
       return m;
@@ -203,7 +209,7 @@ async function main() {
       };
     }
 
-    const db = new PgClient({ connectionString: cfg.databaseUrl });
+    const db = new PgClient({ connectionString: cfg.database.url });
     await db.connect();
     const { rows } = await db.query(`INSERT INTO accounts (name) VALUES ('bench') RETURNING id`);
     const accountId = Number(rows[0].id);
@@ -356,8 +362,8 @@ async function main() {
         model: embedder.modelName,
         precision: onnx?.precision ?? null,
         batchSize: onnx?.batchSize ?? null,
-        sessions: onnx ? cfg.localEmbedderSessions : null,
-        threads: onnx ? cfg.localEmbedderThreads : null,
+        sessions: onnx ? LOCAL_EMBEDDER_SESSIONS : null,
+        threads: onnx ? LOCAL_EMBEDDER_THREADS : null,
       },
       corpus: { documents: t.documents, pages: t.pages, popplerPages, chunks: t.chunks },
       results,

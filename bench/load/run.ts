@@ -244,7 +244,7 @@ async function main() {
     });
     if (reg.status !== 200) throw new Error(`register: ${reg.status} ${reg.text}`);
     const token = reg.body.user.api_tokens[0].token as string;
-    const db = new PgClient({ connectionString: cfg.databaseUrl });
+    const db = new PgClient({ connectionString: cfg.database.url });
     await db.connect();
     const { rows } = await db.query('SELECT account_id FROM api_tokens WHERE id = $1', [
       reg.body.user.api_tokens[0].id,
@@ -270,7 +270,7 @@ async function main() {
             pages: pages(i),
           })),
         );
-    log(`log file ${cfg.logFile}`);
+    log(`log file ${cfg.core.logFile}`);
     log(`seeded ${seeded.length} documents, ${seeded.reduce((a, d) => a + d.chunks, 0)} chunks`);
     const questions = corpusDir
       ? fs

@@ -31,7 +31,7 @@ export const WITH_CONTEXT = process.env.BENCH_CONTEXT !== '0';
  * The embedder graph the product would run here: LOCAL_EMBEDDER_PRECISION through the product's own
  * configuration (default `auto`: int8 on CPUs with integer dot products).
  */
-export const EMBEDDER_PRECISION = loadConfig().localEmbedderPrecision;
+export const EMBEDDER_PRECISION = loadConfig().models.localEmbedderPrecision;
 
 /**
  * Pages through the production chunker (libs/indexing: ~1,200 characters, 240 overlap, per page),

@@ -25,7 +25,7 @@ const RELEASE = releaseArg === 'release';
 const ROWS = Number(rowsArg || 40000);
 const REOPEN = Number(reopenArg);
 const RECREATE_ROWS = 10_000;
-const CACHE = 256n * 2n ** 20n; // the product's default SEARCH_EMBEDDED_CACHE_MB
+const CACHE = 256n * 2n ** 20n; // the product's SEARCH_EMBEDDED_CACHE_MB (libs/search/src/tuning.ts)
 const COLUMNS = Object.keys(FTS_COLUMN_OPTIONS) as (keyof typeof FTS_COLUMN_OPTIONS)[];
 
 const words = Array.from({ length: 20000 }, (_, i) => `w${i.toString(36)}x`);

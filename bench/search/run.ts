@@ -13,9 +13,15 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadConfig } from '@docqa/common';
 import { percentile } from '../../test/support/stats';
-import { defaultLocalModelDir, Embedder, LocalHashingEmbedder, OnnxEmbedder } from '@docqa/embeddings';
+import {
+  defaultLocalModelDir,
+  Embedder,
+  LOCAL_EMBEDDER_SESSIONS,
+  LOCAL_EMBEDDER_THREADS,
+  LocalHashingEmbedder,
+  OnnxEmbedder,
+} from '@docqa/embeddings';
 import {
   ChunkRecord,
   ElasticsearchSearchIndex,
@@ -47,8 +53,9 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'elasticsearch,embedded').split(',
 const MAIN_EMBEDDER = process.env.BENCH_EMBEDDER ?? 'minilm';
 const COMPARE_HASHING = MAIN_EMBEDDER !== 'hashing' && process.env.BENCH_COMPARE_HASHING !== '0';
 const MODEL_DIR = process.env.LOCAL_EMBEDDER_MODEL_DIR ?? defaultLocalModelDir();
-// as the product reads them (LOCAL_EMBEDDER_SESSIONS x LOCAL_EMBEDDER_THREADS, validated, with its defaults)
-const { localEmbedderSessions: SESSIONS, localEmbedderThreads: THREADS } = loadConfig();
+// as the product runs them (libs/embeddings tuning)
+const SESSIONS = LOCAL_EMBEDDER_SESSIONS;
+const THREADS = LOCAL_EMBEDDER_THREADS;
 /** Chunks timed per batch size in the throughput pass (dev-corpus chunks, production chunker). */
 const THROUGHPUT_SAMPLE = Number(process.env.BENCH_THROUGHPUT_SAMPLE ?? 512);
 /** Vectors of the synthetic latency set: `random` (default with the ONNX model) or `model`. */

@@ -3,7 +3,7 @@
  * documents the process's RSS, JS heap and engine caches, the wall time, the process's CPU seconds
  * and the p50 upsert time, so a change to the write path is measured without Temporal and Postgres.
  * MALLOC_MMAP_THRESHOLD_=1048576 fixes glibc's mmap threshold (docs/benchmarks/sharepoint.md, 2026-11-27).
- *   [SEARCH_EMBEDDED_CACHE_MB=N] [MALLOC_MMAP_THRESHOLD_=N] node -r ./test/support/ts-register.js bench/search/small-writes.ts [documents] [concurrency] */
+ *   [BENCH_CACHE_MB=N] [MALLOC_MMAP_THRESHOLD_=N] node -r ./test/support/ts-register.js bench/search/small-writes.ts [documents] [concurrency] */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,9 +18,7 @@ async function main() {
   // the product's hashing embedder at MiniLM's width: vectors of the right size, no model to load
   const embedder = new LocalHashingEmbedder({ dimensions: 384 });
   const space = { modelName: embedder.modelName, dimensions: embedder.dimensions };
-  const cacheMb = process.env.SEARCH_EMBEDDED_CACHE_MB
-    ? Number(process.env.SEARCH_EMBEDDED_CACHE_MB)
-    : undefined;
+  const cacheMb = process.env.BENCH_CACHE_MB ? Number(process.env.BENCH_CACHE_MB) : undefined;
   const index = new EmbeddedSearchIndex({ dir, space, cacheMb });
   let next = 0;
   let lapStart = Date.now();

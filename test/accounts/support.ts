@@ -39,7 +39,7 @@ export async function login(app: TestApp, email: string, password: string, otp_a
 
 /** A pg client on the app's own database (for assertions on rows). */
 export async function dbClient(app: TestApp): Promise<Client> {
-  const c = new Client({ connectionString: app.cfg.databaseUrl });
+  const c = new Client({ connectionString: app.cfg.database.url });
   await c.connect();
   return c;
 }

@@ -23,8 +23,8 @@ describe('POST /ask with the Cohere provider (local v2 wire-format server)', () 
         COHERE_BASE_URL: fake.url,
         COHERE_CHAT_MODEL: 'command-r-08-2024',
         COHERE_RERANK_MODEL: 'rerank-v3.5',
-        SSE_KEEPALIVE_MS: '100',
       },
+      config: { server: { sseKeepaliveMs: 100 } },
     });
     caller = await newCaller(app);
     await seedCorpus(app, caller.accountId, 'manuals', ['geometry.pdf', 'booktabs.pdf']);

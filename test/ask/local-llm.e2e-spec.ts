@@ -61,13 +61,14 @@ describe('POST /ask with the local generative model (SmolLM2-135M through node-l
       env: {
         ANSWER_PROVIDER: 'local-llm',
         LLM_MODEL_PATH: modelPath,
-        LLM_CONTEXT_SIZE: '1024',
         // One thread: two llama.cpp threads spin-wait for each other on an oversubscribed machine.
         LLM_THREADS: '1',
-        LLM_MAX_ANSWER_TOKENS: '30',
         LLM_TIMEOUT_MS: String(MODEL_TIMEOUT_MS),
-        PROMPT_TOKEN_BUDGET: '300',
-        SSE_KEEPALIVE_MS: '200',
+      },
+      // A small model context, prompt and answer keep the test fast on CPUs.
+      config: {
+        models: { llmContextSize: 1024, llmMaxAnswerTokens: 30, promptTokenBudget: 300 },
+        server: { sseKeepaliveMs: 200 },
       },
     });
     caller = await newCaller(app);

@@ -23,9 +23,9 @@ describe('POST /ask with an OpenAI-compatible provider (local wire-format server
         OPENAI_BASE_URL: fake.url,
         OPENAI_API_KEY: 'sk-test-openai-key',
         OPENAI_MODEL: 'llama-3.1-8b-instruct',
-        SSE_KEEPALIVE_MS: '100',
         LLM_MODEL_PATH: '/nonexistent/docqa-test-model.gguf',
       },
+      config: { server: { sseKeepaliveMs: 100 } },
     });
     caller = await newCaller(app);
     await seedCorpus(app, caller.accountId, 'manuals', ['geometry.pdf', 'booktabs.pdf']);

@@ -153,7 +153,7 @@ describe('Chatbot: settings, cb_ keys, plans, key auth, origin lock and CORS', (
   describe('plan command (operator CLI)', () => {
     it('sets the plan of an account over DATABASE_URL', async () => {
       const a = await chatbotAccount(app, { plan: 'free' });
-      const env = { ...process.env, DATABASE_URL: app.cfg.databaseUrl };
+      const env = { ...process.env, DATABASE_URL: app.cfg.database.url };
       const out = await run(
         'node',
         [CLI, 'plan', 'set', '--account', String(a.accountId), '--plan', 'business'],

@@ -79,7 +79,7 @@ describe('Chatbot: hourly rate limits per key (Postgres counters)', () => {
   });
 
   it('holds across api replicas sharing the database, and across a restart', async () => {
-    const env = { DATABASE_URL: app.cfg.databaseUrl };
+    const env = { DATABASE_URL: app.cfg.database.url };
     let replica = await startTestApp({ env });
     try {
       clockOf(replica).set(T0);

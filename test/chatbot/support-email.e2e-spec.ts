@@ -10,11 +10,11 @@ function mailEnv(smtp: TestSmtp) {
   return {
     SMTP_URL: smtp.url,
     MAIL_FROM: 'DocQA Support <no-reply@docqa.test>',
-    MAIL_OUTBOX_POLL_MS: '200',
-    MAIL_RETRY_BASE_MS: '200',
-    MAIL_RETRY_MAX_MS: '1000',
   };
 }
+
+/** Short outbox polls and retries (in-process: the product's are constants) so a test takes seconds. */
+const FAST_MAIL = { mail: { outboxPollMs: 200, retryBaseMs: 200, retryMaxMs: 1000 } };
 
 describe('Chatbot: support e-mail through the outbox and SMTP', () => {
   let smtp: TestSmtp;
@@ -24,7 +24,7 @@ describe('Chatbot: support e-mail through the outbox and SMTP', () => {
 
   beforeAll(async () => {
     smtp = await startTestSmtp();
-    app = await startTestApp({ env: mailEnv(smtp) });
+    app = await startTestApp({ env: mailEnv(smtp), config: FAST_MAIL });
     db = await dbOf(app);
     const a = await chatbotAccount(app, { plan: 'pro', supportEmail: SUPPORT_ADDRESS });
     ({ key } = await createKey(app, a.token, { allowed_origin: 'https://shop.example.com' }));
@@ -111,7 +111,10 @@ describe('Chatbot: support e-mail through the outbox and SMTP', () => {
   });
 
   it('two api replicas share the outbox without sending a message twice', async () => {
-    const replica = await startTestApp({ env: { ...mailEnv(smtp), DATABASE_URL: app.cfg.databaseUrl } });
+    const replica = await startTestApp({
+      env: { ...mailEnv(smtp), DATABASE_URL: app.cfg.database.url },
+      config: FAST_MAIL,
+    });
     try {
       const replicaSend = (body: unknown) =>
         replica.client.post(SUPPORT, body, { token: key, headers: { origin: 'https://shop.example.com' } });

@@ -60,7 +60,7 @@ describe('Chatbot widget in headless Chromium', () => {
         `Chromium not found at ${CHROMIUM}: apt-get install -y chromium (or set DOCQA_CHROMIUM)`,
       );
     smtp = await startTestSmtp();
-    app = await startTestApp({ env: { SMTP_URL: smtp.url, MAIL_OUTBOX_POLL_MS: '200' } });
+    app = await startTestApp({ env: { SMTP_URL: smtp.url }, config: { mail: { outboxPollMs: 200 } } });
     site = await startCustomerSite();
     acct = await chatbotAccount(app, { plan: 'pro', supportEmail: 'help@shop.example.com' });
     await seedDocuments(app, acct.accountId, [

@@ -10,7 +10,10 @@ describe('database pool saturated', () => {
   let token: string;
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { DATABASE_POOL_SIZE: '1', DATABASE_POOL_WAIT_MS: '1500' } });
+    app = await startTestApp({
+      env: { DATABASE_POOL_SIZE: '1' },
+      config: { database: { poolWaitMs: 1500 } },
+    });
     ({ token } = await newAccount(app));
   }, 120_000);
   afterAll(async () => {
@@ -18,7 +21,7 @@ describe('database pool saturated', () => {
   });
 
   it('queues a request for DATABASE_POOL_WAIT_MS, then answers 503, and recovers when a connection frees', async () => {
-    expect(app.cfg.databasePoolWaitMs).toBe(1500);
+    expect(app.cfg.database.poolWaitMs).toBe(1500);
     const locker = await dbOf(app);
     try {
       // The progress read blocks on the lock while holding the pool's only connection.

@@ -232,7 +232,7 @@ describe.each(Object.keys(scenarios))('%s restarted mid-run', (name) => {
         async () => {
           const found = await pendingFailures(
             temporalOf(a),
-            `ExecutionStatus = 'Running' AND TaskQueue = '${a.cfg.temporalTaskQueue}'`,
+            `ExecutionStatus = 'Running' AND TaskQueue = '${a.cfg.temporal.taskQueue}'`,
           );
           const unavailable = found.filter((f) => sc.stepFailure!.test(f.message));
           return unavailable.length ? unavailable : undefined;

@@ -14,7 +14,7 @@ describe('real engines', () => {
   it('runs a workflow bundled from workflows/ on the real Temporal dev server', async () => {
     const client = app.api.app.get<Client>(TEMPORAL_CLIENT);
     const result = await client.workflow.execute('diagnosticsWorkflow', {
-      taskQueue: app.cfg.temporalTaskQueue,
+      taskQueue: app.cfg.temporal.taskQueue,
       workflowId: uniqueName('diagnostics'),
       args: ['hello'],
     });

@@ -59,7 +59,7 @@ describe('HTTPS only and the two error conventions', () => {
       }),
     );
     expect(reg.status).toBe(403);
-    const pg = new Client({ connectionString: app.cfg.databaseUrl });
+    const pg = new Client({ connectionString: app.cfg.database.url });
     await pg.connect();
     const { rows } = await pg.query('SELECT count(*)::int AS n FROM users');
     await pg.end();

@@ -23,7 +23,7 @@ describe('input validation', () => {
   beforeAll(async () => {
     app = await startTestApp();
     ({ token } = await register(app));
-    db = new Client({ connectionString: app.cfg.databaseUrl });
+    db = new Client({ connectionString: app.cfg.database.url });
     await db.connect();
   });
   afterAll(async () => {

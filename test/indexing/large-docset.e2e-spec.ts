@@ -33,7 +33,8 @@ describe(`a docset of ${FILES} small files`, () => {
 
   beforeAll(async () => {
     app = await startIndexingApp({
-      env: { INDEXING_CHILDREN_PER_RUN: String(CHILDREN_PER_RUN), INDEXING_CONCURRENCY: '8' },
+      env: { INDEXING_CONCURRENCY: '8' },
+      config: { indexing: { childrenPerRun: CHILDREN_PER_RUN } },
     });
     client = s3();
   });

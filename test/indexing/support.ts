@@ -171,7 +171,7 @@ export async function newAccount(
 }
 
 export async function dbOf(app: TestApp): Promise<PgClient> {
-  const c = new PgClient({ connectionString: app.cfg.databaseUrl });
+  const c = new PgClient({ connectionString: app.cfg.database.url });
   await c.connect();
   return c;
 }

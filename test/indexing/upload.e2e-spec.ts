@@ -30,7 +30,7 @@ describe('upload: POST /index/upload into the embedded upload store', () => {
 
   beforeAll(async () => {
     app = await startIndexingApp({
-      env: { UPLOAD_MAX_FILES: String(MAX_FILES), UPLOAD_MAX_FILE_BYTES: String(MAX_FILE_BYTES) },
+      config: { sources: { uploadMaxFiles: MAX_FILES, uploadMaxFileBytes: MAX_FILE_BYTES } },
     });
     a = await newAccount(app);
     b = await newAccount(app);

@@ -126,7 +126,6 @@ describe('a wedged embedded engine (issue #13)', () => {
       SEARCH_WRITE_TIMEOUT_MS: '8000',
       SEARCH_READ_TIMEOUT_MS: '3000',
       SEARCH_MAINTENANCE_TIMEOUT_MS: '10000',
-      HEALTH_CHECK_TIMEOUT_MS: '2000',
     };
     connection = await Connection.connect({ address: infra().temporalAddress });
     temporal = new Client({ connection });

@@ -244,7 +244,7 @@ describe('switching a docset from MiniLM to bge-small with reembed (embedded eng
 
   beforeAll(async () => {
     app = await start('minilm');
-    databaseUrl = app.cfg.databaseUrl;
+    databaseUrl = app.cfg.database.url;
     client = s3();
     const bucket = await createBucket(client, 'bge');
     await putMany(client, bucket, [

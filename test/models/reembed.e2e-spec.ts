@@ -114,7 +114,7 @@ describe.each(['elasticsearch', 'embedded'] as const)('switching embedders (%s)'
 
   beforeAll(async () => {
     app = await start('hashing');
-    databaseUrl = app.cfg.databaseUrl;
+    databaseUrl = app.cfg.database.url;
     client = s3();
     bucket = await createBucket(client, 'reembed');
     await putMany(client, bucket, [...FILES.manuals, ...FILES.notes]);

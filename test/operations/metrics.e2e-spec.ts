@@ -87,7 +87,7 @@ describe('Prometheus metrics endpoint (api hosting the worker)', () => {
     expect(sample(empty, 'docqa_documents_queue_depth', { status: 'PENDING' })).toBe(0);
     expect(sample(empty, 'docqa_documents_queue_depth', { status: 'INDEXING' })).toBe(0);
 
-    const db = new Client({ connectionString: app.cfg.databaseUrl });
+    const db = new Client({ connectionString: app.cfg.database.url });
     await db.connect();
     try {
       const { rows } = await db.query(`INSERT INTO accounts (name) VALUES ('metrics') RETURNING id`);

@@ -75,9 +75,9 @@ describe('Security checks', () => {
         MS_AUTHORITY_HOST: 'https://127.0.0.1:9',
         GOOGLE_API_ROOT_URL: 'https://127.0.0.1:9/',
         GOOGLE_TOKEN_URL: 'https://127.0.0.1:9/token',
-        SOURCE_REQUEST_TIMEOUT_MS: '3000',
         MAX_BODY_BYTES: String(256 * 1024),
       },
+      config: { sources: { requestTimeoutMs: 3000 } },
     });
     client = s3();
     bucket = await createBucket(client, 'sec');

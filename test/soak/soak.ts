@@ -14,6 +14,7 @@ import { infra, sharedDir, uniqueName } from '../support/infra';
 import { minimalPdf } from '../support/pdf';
 import { Product, registerAccount, startProduct } from '../support/product';
 import { percentile } from '../support/stats';
+import { INDEXING_STALL_AFTER_MS } from '../../apps/api/src/health/health.service';
 const { freePort } = require('../infra/util');
 
 const P = '/api/v1/document_proxy';
@@ -36,10 +37,8 @@ const EMBEDDER = process.env.DOCQA_SOAK_EMBEDDER ?? 'hashing';
 const NODE_ARGS = (process.env.DOCQA_SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** Keep the product's log beside the soak log even when nothing went wrong (DOCQA_SOAK_KEEP_LOG=1). */
 const KEEP_LOG = process.env.DOCQA_SOAK_KEEP_LOG === '1';
-/** Soak setting of EVENT_LOOP_STALL_WARN_MS (the product's default is 1 s). */
-const STALL_WARN_MS = 250;
-/** Soak setting of INDEXING_STALL_AFTER_MS, so a stall shows within the soak's time scale. */
-const STALL_AFTER_MS = 30_000;
+/** The product's INDEXING_STALL_AFTER_MS (a constant of its health check). */
+const STALL_AFTER_MS = INDEXING_STALL_AFTER_MS;
 
 export type Engine = 'embedded' | 'elasticsearch';
 
@@ -219,10 +218,6 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     S3_ENDPOINT: infra().s3Endpoint,
     S3_FORCE_PATH_STYLE: 'true',
     S3_REGION: 'us-east-1',
-    INDEXING_STALL_AFTER_MS: String(STALL_AFTER_MS),
-    // Stalls well under the ask limit are counted too: how often the loop stopped, not only when
-    // it stopped long enough to fail an ask.
-    EVENT_LOOP_STALL_WARN_MS: String(STALL_WARN_MS),
     LOCAL_EMBEDDER: EMBEDDER,
     ...(o.engine === 'elasticsearch'
       ? { ELASTICSEARCH_URL: infra().elasticsearchUrl, SEARCH_INDEX_PREFIX: uniqueName('soak') }

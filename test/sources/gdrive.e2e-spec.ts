@@ -55,7 +55,7 @@ describe('Google Drive source', () => {
         NODE_ENV: 'test',
         GOOGLE_API_ROOT_URL: google.apiRootUrl,
         GOOGLE_TOKEN_URL: google.tokenUrl,
-      }),
+      }).sources,
     );
     hr = google.addFolder(google.rootFolderId, 'HR');
     handbook = google.addGoogleFile(

@@ -63,11 +63,11 @@ export async function indexLargeLibrary(o: {
         MS_AUTHORITY_HOST: graph.authorityHost,
         SOURCE_CA_FILE: graph.caFile,
         INDEXING_CONCURRENCY: String(o.window ?? 64),
-        INDEXING_CHILDREN_PER_RUN: String(o.childrenPerRun ?? 500),
         LOG_LEVEL: 'warn',
         // thousands of files measure orchestration, not retrieval: the cheap hashing embedder
         LOCAL_EMBEDDER: 'hashing',
       },
+      config: { indexing: { childrenPerRun: o.childrenPerRun ?? 500 } },
     });
     const { token, accountId } = await newAccount(app);
     const credentials = {

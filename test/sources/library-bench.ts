@@ -8,6 +8,7 @@ import { Product, registerAccount, startProduct } from '../support/product';
 import { EMBEDDER_TUNING_VARS, passEnv } from '../support/tuning-env';
 import { HistoryTimeline, historyTimeline } from './history-timeline';
 import { fillLibrary } from './large-library';
+import { INDEXING_CHILDREN_PER_RUN } from '../../libs/indexing/src/api/indexing-workflow.client';
 const { freePort } = require('../infra/util');
 
 const P = '/api/v1/document_proxy';
@@ -26,7 +27,6 @@ export interface LibraryBenchOptions {
    */
   engine: BenchEngine;
   window: number;
-  childrenPerRun: number;
   embedder: 'minilm' | 'hashing';
   /** Stop indexing (cancel the run) after this long; what completed is reported. */
   timeoutMs: number;
@@ -226,16 +226,9 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
     MS_AUTHORITY_HOST: graph.authorityHost,
     SOURCE_CA_FILE: graph.caFile,
     INDEXING_CONCURRENCY: String(o.window),
-    INDEXING_CHILDREN_PER_RUN: String(o.childrenPerRun),
     LOCAL_EMBEDDER: o.embedder,
     // the embedder's and the allocator's tuning, to measure a setting against the default
-    ...passEnv([
-      ...EMBEDDER_TUNING_VARS,
-      'MALLOC_MMAP_THRESHOLD_',
-      'SEARCH_EMBEDDED_RELEASE_MEMORY',
-      'MEMORY_ALLOCATOR',
-      'MALLOC_CONF',
-    ]),
+    ...passEnv([...EMBEDDER_TUNING_VARS, 'MALLOC_MMAP_THRESHOLD_', 'MEMORY_ALLOCATOR', 'MALLOC_CONF']),
     ...(o.engine === 'embedded'
       ? { TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()) }
       : {
@@ -413,7 +406,7 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
       files: o.files,
       folders,
       window: o.window,
-      childrenPerRun: o.childrenPerRun,
+      childrenPerRun: INDEXING_CHILDREN_PER_RUN,
       embedder: o.embedder,
       listMs,
       listAndPlanMs,

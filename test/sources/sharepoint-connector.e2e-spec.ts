@@ -1,4 +1,4 @@
-import { loadConfig } from '@docqa/common';
+import { loadConfig, withConfig } from '@docqa/common';
 import { ListedObject, SharePointConnector, SharePointCredentials, SourceError } from '@docqa/sources';
 import { generateKeyPairSync } from 'node:crypto';
 import { FakeGraph, startFakeGraph } from '../support/fake-graph';
@@ -59,7 +59,7 @@ describe('SharePoint connector (MSAL + Graph client against a local Graph)', () 
         GRAPH_BASE_URL: graph.graphBaseUrl,
         MS_AUTHORITY_HOST: graph.authorityHost,
         SOURCE_CA_FILE: graph.caFile,
-      }),
+      }).sources,
     );
     graph.addFile('Reports/q1.pdf', '%PDF-1.4 fake');
     graph.addFile('Reports/2024/annual.docx', 'docx bytes');
@@ -230,13 +230,15 @@ describe('SharePoint connector (MSAL + Graph client against a local Graph)', () 
 
   it('a source that stops answering fails the call with a clear, retryable reason', async () => {
     const slow = new SharePointConnector(
-      loadConfig({
-        NODE_ENV: 'test',
-        GRAPH_BASE_URL: graph.graphBaseUrl,
-        MS_AUTHORITY_HOST: graph.authorityHost,
-        SOURCE_CA_FILE: graph.caFile,
-        SOURCE_REQUEST_TIMEOUT_MS: '1500',
-      }),
+      withConfig(
+        loadConfig({
+          NODE_ENV: 'test',
+          GRAPH_BASE_URL: graph.graphBaseUrl,
+          MS_AUTHORITY_HOST: graph.authorityHost,
+          SOURCE_CA_FILE: graph.caFile,
+        }),
+        { sources: { requestTimeoutMs: 1500 } },
+      ).sources,
     );
     const c = creds();
     await slow.check(c); // signs in first

@@ -49,9 +49,9 @@ describe('SharePoint source (API -> Temporal -> Graph)', () => {
         GRAPH_BASE_URL: graph.graphBaseUrl,
         MS_AUTHORITY_HOST: graph.authorityHost,
         SOURCE_CA_FILE: graph.caFile,
-        SOURCE_REQUEST_TIMEOUT_MS: '1000',
         INDEXING_CONCURRENCY: '8',
       },
+      config: { sources: { requestTimeoutMs: 1000 } },
     });
     ({ token, accountId } = await newAccount(app));
     graph.addFile(

@@ -10,7 +10,6 @@ import { BenchEngine, benchLibrary, LibraryBenchResult } from './library-bench';
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'embedded,elasticsearch').split(',') as BenchEngine[];
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 64);
-const CHILDREN_PER_RUN = Number(process.env.BENCH_CHILDREN_PER_RUN ?? 500);
 const EMBEDDER = (process.env.BENCH_EMBEDDER ?? 'minilm') as 'minilm' | 'hashing';
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 3600_000);
 const LISTING_ONLY = process.env.BENCH_LISTING_ONLY === '1';
@@ -29,7 +28,6 @@ it(`indexes a ${FILES}-file SharePoint library`, async () => {
       files: FILES,
       engine,
       window: WINDOW,
-      childrenPerRun: CHILDREN_PER_RUN,
       embedder: EMBEDDER,
       timeoutMs: TIMEOUT_MS,
       listingOnly: LISTING_ONLY,

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
-import { AppConfig, loadConfig } from '@docqa/common';
+import { AppConfig, ConfigPatch, loadConfig, withConfig } from '@docqa/common';
 import { INT8_SPACE_SUFFIX, LOCAL_EMBEDDER_MODEL, resolvePrecision } from '@docqa/embeddings';
 import { createApi, RunningApi } from '../../apps/api/src/bootstrap/create-api';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
@@ -28,6 +28,11 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Environment overrides (names as in .env.example). */
   env?: Record<string, string | undefined>;
+  /**
+   * Fields set in-process after loading, for values that are constants of the product rather than
+   * variables (a shorter retry, a smaller prompt budget): see the slices in libs/common config.
+   */
+  config?: ConfigPatch;
   /** Host the Temporal worker in the same process, on a unique task queue. */
   worker?: boolean;
   /** Use the embedded search engine instead of the test Elasticsearch. */
@@ -69,7 +74,7 @@ export async function startTestApp(o: TestAppOptions = {}): Promise<TestApp> {
     LOCAL_EMBEDDER: 'minilm',
     ...(o.env ?? {}),
   };
-  const cfg = loadConfig(env);
+  const cfg = withConfig(loadConfig(env), o.config ?? {});
   // nestjs-pino keeps its out-of-context logger (every Nest Logger line) in a module-level
   // variable bound to the first app's LOG_FILE; without a reset, a second app in the same test
   // file would log into the first one's (deleted) file.
@@ -109,7 +114,7 @@ export async function startTestApp(o: TestAppOptions = {}): Promise<TestApp> {
  */
 export function defaultLocalEmbedderName(): string {
   const cfg = loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() });
-  return resolvePrecision(cfg.localEmbedderPrecision, true) === 'int8'
+  return resolvePrecision(cfg.models.localEmbedderPrecision, true) === 'int8'
     ? `${LOCAL_EMBEDDER_MODEL}${INT8_SPACE_SUFFIX}`
     : LOCAL_EMBEDDER_MODEL;
 }

@@ -42,7 +42,7 @@ export interface SeededDocument {
 }
 
 export async function pgOf(app: TestApp): Promise<Client> {
-  const c = new Client({ connectionString: app.cfg.databaseUrl });
+  const c = new Client({ connectionString: app.cfg.database.url });
   await c.connect();
   return c;
 }

@@ -1,14 +1,9 @@
-/* Tuning variables that evaluations and benchmarks hand to the product they start, so a setting can
- * be measured against its default without editing the harness. */
+/* Variables that evaluations and benchmarks hand to the product they start, so a run uses the
+ * operator's choice. The embedder's tuning (sessions, threads, batch) is not a setting:
+ * libs/answers/src/tuning.ts. */
 
-/** The local embedder and its tuning (libs/common config: LOCAL_EMBEDDER*). */
-export const EMBEDDER_TUNING_VARS = [
-  'LOCAL_EMBEDDER',
-  'LOCAL_EMBEDDER_PRECISION',
-  'LOCAL_EMBEDDER_BATCH_SIZE',
-  'LOCAL_EMBEDDER_SESSIONS',
-  'LOCAL_EMBEDDER_THREADS',
-] as const;
+/** The local embedder and its graph (libs/common config: LOCAL_EMBEDDER, LOCAL_EMBEDDER_PRECISION). */
+export const EMBEDDER_TUNING_VARS = ['LOCAL_EMBEDDER', 'LOCAL_EMBEDDER_PRECISION'] as const;
 
 /** The variables of `names` that are set (non-empty) in `from`, by name. */
 export function passEnv(

@@ -22,29 +22,28 @@ export function envOf(cfg: AppConfig, logFile: string): NodeJS.ProcessEnv {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    NODE_ENV: cfg.nodeEnv,
-    LOG_LEVEL: cfg.logLevel,
+    NODE_ENV: cfg.core.nodeEnv,
+    LOG_LEVEL: cfg.core.logLevel,
     LOG_FILE: logFile,
-    DATA_DIR: cfg.dataDir,
-    APP_SECRET: cfg.appSecret,
-    DATABASE_URL: cfg.databaseUrl,
-    DATABASE_POOL_SIZE: v(cfg.databasePoolSize),
-    TEMPORAL_ADDRESS: cfg.temporalAddress,
-    TEMPORAL_NAMESPACE: cfg.temporalNamespace,
-    TEMPORAL_TASK_QUEUE: cfg.temporalTaskQueue,
-    ELASTICSEARCH_URL: cfg.elasticsearchUrl,
-    SEARCH_INDEX_PREFIX: cfg.searchIndexPrefix,
-    S3_ENDPOINT: cfg.s3Endpoint,
-    S3_REGION: cfg.s3Region,
-    S3_FORCE_PATH_STYLE: v(cfg.s3ForcePathStyle),
-    S3_BUCKET: cfg.s3Bucket,
-    INDEXING_CONCURRENCY: v(cfg.indexingConcurrency),
-    INDEXING_CHILDREN_PER_RUN: v(cfg.indexingChildrenPerRun),
-    INDEXING_MAX_FILE_BYTES: v(cfg.indexingMaxFileBytes),
+    DATA_DIR: cfg.core.dataDir,
+    APP_SECRET: cfg.core.appSecret,
+    DATABASE_URL: cfg.database.url,
+    DATABASE_POOL_SIZE: v(cfg.database.poolSize),
+    TEMPORAL_ADDRESS: cfg.temporal.address,
+    TEMPORAL_NAMESPACE: cfg.temporal.namespace,
+    TEMPORAL_TASK_QUEUE: cfg.temporal.taskQueue,
+    ELASTICSEARCH_URL: cfg.search.elasticsearchUrl,
+    SEARCH_INDEX_PREFIX: cfg.search.indexPrefix,
+    S3_ENDPOINT: cfg.sources.s3Endpoint,
+    S3_REGION: cfg.sources.s3Region,
+    S3_FORCE_PATH_STYLE: v(cfg.sources.s3ForcePathStyle),
+    S3_BUCKET: cfg.sources.s3Bucket,
+    INDEXING_CONCURRENCY: v(cfg.indexing.concurrency),
+    INDEXING_MAX_FILE_BYTES: v(cfg.indexing.maxFileBytes),
     // api and worker must embed into the same space (one index version)
-    LOCAL_EMBEDDER: cfg.localEmbedder,
-    LOCAL_EMBEDDER_MODEL_DIR: cfg.localEmbedderModelDir,
-    DOCQA_CACHE_DIR: cfg.docqaCacheDir ?? process.env.DOCQA_CACHE_DIR,
+    LOCAL_EMBEDDER: cfg.models.localEmbedder,
+    LOCAL_EMBEDDER_MODEL_DIR: cfg.models.localEmbedderModelDir,
+    DOCQA_CACHE_DIR: cfg.core.docqaCacheDir ?? process.env.DOCQA_CACHE_DIR,
     METRICS_ENABLED: 'false',
   };
   return Object.fromEntries(Object.entries(env).filter(([, x]) => x !== undefined)) as NodeJS.ProcessEnv;
@@ -52,7 +51,7 @@ export function envOf(cfg: AppConfig, logFile: string): NodeJS.ProcessEnv {
 
 /** Runs apps/worker/src/main.ts in a child process (TypeScript through test/support/ts-register.js). */
 export function spawnWorker(cfg: AppConfig, name = 'worker'): WorkerProcess {
-  const logFile = path.join(cfg.dataDir, `${name}.log`);
+  const logFile = path.join(cfg.core.dataDir, `${name}.log`);
   const child = spawn(
     process.execPath,
     ['-r', path.join(ROOT, 'test/support/ts-register.js'), path.join(ROOT, 'apps/worker/src/main.ts')],

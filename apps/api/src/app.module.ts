@@ -44,7 +44,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(cfg),
         ShutdownModule,
-        LoggerModule.forRoot(httpLoggerParams(cfg.logLevel, cfg.logFile)),
+        LoggerModule.forRoot(httpLoggerParams(cfg.core.logLevel, cfg.core.logFile)),
         DbModule,
         MetricsModule,
         TemporalModule,

@@ -13,6 +13,7 @@ import {
   startTemporalDevServer,
   TEMPORAL_INSTALL_HINT,
   TemporalDevServer,
+  withConfig,
 } from '@docqa/common';
 import { EmbeddedPostgres, startEmbeddedPostgres } from '@docqa/db';
 import { WorkerModule } from '../../worker/src/worker.module';
@@ -25,12 +26,13 @@ import { createApi, RunningApi } from './bootstrap/create-api';
  * single-session PGlite are shared, not contended.
  */
 export async function startStandalone(
-  cfg: AppConfig = loadConfig(),
+  loaded: AppConfig = loadConfig(),
   /** Told when a part the service cannot run without has died under it (the caller stops it). */
   onFatal: (why: string) => void = () => undefined,
 ) {
-  fs.mkdirSync(cfg.dataDir, { recursive: true });
-  cfg.appSecret = resolveAppSecret(cfg);
+  fs.mkdirSync(loaded.core.dataDir, { recursive: true });
+  // The embedded stand-ins' addresses are known once they run: each makes a new configuration.
+  let cfg = withConfig(loaded, { core: { appSecret: resolveAppSecret(loaded.core) } });
   const started: { pg?: EmbeddedPostgres; temporal?: TemporalDevServer; api?: RunningApi } = {};
 
   const stopAll = async () => {
@@ -44,28 +46,27 @@ export async function startStandalone(
   };
 
   try {
-    if (!cfg.databaseUrl) {
-      started.pg = await startEmbeddedPostgres(path.join(cfg.dataDir, 'pglite'), {
+    if (!cfg.database.url) {
+      started.pg = await startEmbeddedPostgres(path.join(cfg.core.dataDir, 'pglite'), {
         onUnexpectedExit: (reason) => {
           shutdownTracker.failed('embedded postgres', reason);
           onFatal(`the embedded database stopped (${reason})`);
         },
       });
-      cfg.databaseUrl = started.pg.url;
-      cfg.databasePoolSize = 1;
+      cfg = withConfig(cfg, { database: { url: started.pg.url, poolSize: 1 } });
     }
-    if (!cfg.temporalAddress) {
-      const cli = findTemporalCli(cfg.temporalCliPath);
+    if (!cfg.temporal.address) {
+      const cli = findTemporalCli(cfg.temporal.cliPath);
       if (!cli) throw new ConfigError(TEMPORAL_INSTALL_HINT);
       started.temporal = await startTemporalDevServer({
         cliPath: cli,
-        port: cfg.temporalDevPort,
-        uiPort: cfg.temporalUiPort,
-        dbFile: path.join(cfg.dataDir, 'temporal.db'),
-        namespace: cfg.temporalNamespace,
-        logFile: path.join(cfg.dataDir, 'temporal.log'),
+        port: cfg.temporal.devPort,
+        uiPort: cfg.temporal.uiPort,
+        dbFile: path.join(cfg.core.dataDir, 'temporal.db'),
+        namespace: cfg.temporal.namespace,
+        logFile: path.join(cfg.core.dataDir, 'temporal.log'),
       });
-      cfg.temporalAddress = started.temporal.address;
+      cfg = withConfig(cfg, { temporal: { address: started.temporal.address } });
       const temporal = started.temporal;
       // A forced exit must not leave the dev server running (it would hold its port and database).
       shutdownTracker.atForcedExit(() => temporal.process.kill('SIGKILL'));
@@ -112,15 +113,15 @@ export function main(): void {
           `DocQA is up (${Date.now() - t0} ms)`,
           `  API           ${base}/api/v1  (Document API: ${base}/api/v1/document_proxy)`,
           `  API docs      ${base}/api/docs`,
-          ...(cfg.publicBaseUrl && cfg.publicBaseUrl !== base
-            ? [`  Public URL    ${cfg.publicBaseUrl}  (PUBLIC_BASE_URL: links in responses)`]
+          ...(cfg.server.publicBaseUrl && cfg.server.publicBaseUrl !== base
+            ? [`  Public URL    ${cfg.server.publicBaseUrl}  (PUBLIC_BASE_URL: links in responses)`]
             : []),
           `  Temporal UI   ${temporalUi}`,
           `  CA file       ${api.tls.caFile}   (curl --cacert ${api.tls.caFile} ${base}/api/v1/document_proxy/health)`,
           `  Plain HTTP    http://localhost:${api.httpPort} (refuses every request with 403)`,
-          `  Data dir      ${cfg.dataDir}`,
-          `  Database      ${cfg.databaseUrl?.includes('@127.0.0.1') && !process.env.DATABASE_URL ? 'embedded PGlite' : 'DATABASE_URL'}`,
-          `  Search        ${cfg.elasticsearchUrl ? 'Elasticsearch (ELASTICSEARCH_URL)' : 'embedded engine'}`,
+          `  Data dir      ${cfg.core.dataDir}`,
+          `  Database      ${cfg.database.url?.includes('@127.0.0.1') && !process.env.DATABASE_URL ? 'embedded PGlite' : 'DATABASE_URL'}`,
+          `  Search        ${cfg.search.elasticsearchUrl ? 'Elasticsearch (ELASTICSEARCH_URL)' : 'embedded engine'}`,
           `  Memory        ${nativeAllocator() === 'jemalloc' ? 'jemalloc' : 'system malloc'} (MEMORY_ALLOCATOR)`,
           'Press Ctrl-C to stop.',
           '',
@@ -128,7 +129,7 @@ export function main(): void {
       );
       // Graceful first; whatever is hung, the process exits within SHUTDOWN_TIMEOUT_MS, naming
       // what did not stop.
-      stopNow = handleShutdownSignals({ stop, timeoutMs: cfg.shutdownTimeoutMs });
+      stopNow = handleShutdownSignals({ stop, timeoutMs: cfg.core.shutdownTimeoutMs });
     })
     .catch((err: Error) => {
       console.error(`DocQA failed to start: ${err.message}`);

@@ -27,7 +27,7 @@ export async function startWorker(cfg: AppConfig) {
     imports: [
       ConfigModule.forRoot(cfg),
       ShutdownModule,
-      LoggerModule.forRoot({ pinoHttp: [pinoOptions(cfg.logLevel), logDestination(cfg.logFile)] }),
+      LoggerModule.forRoot({ pinoHttp: [pinoOptions(cfg.core.logLevel), logDestination(cfg.core.logFile)] }),
       DbModule,
       MetricsModule,
       TemporalModule,
@@ -53,7 +53,7 @@ if (require.main === module) {
           await app.get(WorkDrains).drainAll();
           await shutdownTracker.step('application modules', () => app.close());
         },
-        timeoutMs: cfg.shutdownTimeoutMs,
+        timeoutMs: cfg.core.shutdownTimeoutMs,
       });
     })
     .catch((err: Error) => {

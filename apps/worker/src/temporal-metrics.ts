@@ -21,7 +21,7 @@ function freeLoopbackPort(): Promise<number> {
  * metrics endpoint (METRICS_PORT) appends that text to every scrape: one target per process.
  */
 export async function temporalTelemetryOptions(cfg: AppConfig): Promise<TelemetryOptions | undefined> {
-  if (!cfg.metricsEnabled) return undefined;
+  if (!cfg.metrics.enabled) return undefined;
   const port = await freeLoopbackPort();
   registerMetricsSource('temporal-sdk', `http://127.0.0.1:${port}/metrics`);
   return {

@@ -84,28 +84,28 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
       });
     }
     this.connection = await NativeConnection.connect({
-      address: this.cfg.temporalAddress ?? 'localhost:7233',
+      address: this.cfg.temporal.address ?? 'localhost:7233',
     });
     const code = workflowCode();
     this.logger.log(`workflow code: ${code.description}`);
     this.worker = await Worker.create({
       connection: this.connection,
-      namespace: this.cfg.temporalNamespace,
-      taskQueue: this.cfg.temporalTaskQueue,
+      namespace: this.cfg.temporal.namespace,
+      taskQueue: this.cfg.temporal.taskQueue,
       ...code.options,
 
       activities: this.activities(),
       interceptors: { activity: [(ctx) => ({ inbound: new MonitoredActivity(ctx) })] },
-      maxConcurrentActivityTaskExecutions: this.cfg.workerMaxConcurrentActivities,
+      maxConcurrentActivityTaskExecutions: this.cfg.indexing.workerMaxConcurrentActivities,
       // Shutdown within SHUTDOWN_TIMEOUT_MS: running activities get a fifth of it to finish, then
       // are cancelled (each stops within CANCEL_GRACE_MS); past three fifths the worker gives up.
-      shutdownGraceTime: Math.round(this.cfg.shutdownTimeoutMs / 5),
-      shutdownForceTime: Math.round((this.cfg.shutdownTimeoutMs * 3) / 5),
+      shutdownGraceTime: Math.round(this.cfg.core.shutdownTimeoutMs / 5),
+      shutdownForceTime: Math.round((this.cfg.core.shutdownTimeoutMs * 3) / 5),
     });
-    activityMonitor.attach(this.cfg.temporalTaskQueue);
+    activityMonitor.attach(this.cfg.temporal.taskQueue);
     this.running = this.worker.run();
     this.running.catch((err: Error) => this.logger.error(loggableError(err), 'worker stopped'));
-    this.logger.log(`worker polling task queue ${this.cfg.temporalTaskQueue}`);
+    this.logger.log(`worker polling task queue ${this.cfg.temporal.taskQueue}`);
   }
 
   /**
@@ -122,7 +122,7 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
   }
 
   private async stopWorker(): Promise<void> {
-    activityMonitor.detach(this.cfg.temporalTaskQueue);
+    activityMonitor.detach(this.cfg.temporal.taskQueue);
     await shutdownTracker.step(
       'temporal worker',
       async () => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  APP_CONFIG,
-  AppConfig,
+  CORE_CONFIG,
+  CoreConfig,
   hmacSha256,
   deriveKey,
   resolveAppSecret,
@@ -22,8 +22,8 @@ export class AccountSecrets {
   readonly avatar: Signer;
   private readonly throttleKey: Buffer;
 
-  constructor(@Inject(APP_CONFIG) cfg: AppConfig) {
-    const secret = cfg.appSecret ?? resolveAppSecret(cfg);
+  constructor(@Inject(CORE_CONFIG) core: CoreConfig) {
+    const secret = core.appSecret ?? resolveAppSecret(core);
     this.tokens = new SecretBox(secret, 'api-token');
     this.otp = new SecretBox(secret, 'totp-secret');
     this.sgid = new Signer(secret, 'sgid');

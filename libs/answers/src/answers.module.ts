@@ -30,6 +30,19 @@ import { LocalTitler } from './local/local.titler';
 import { OpenAiConnection } from './openai/openai-client';
 import { OpenAiRewriter, OpenAiTitler } from './openai/openai.chat';
 import { OpenAiGenerator } from './openai/openai.generator';
+import {
+  LLM_CONTEXT_SIZE,
+  LLM_EVIDENCE,
+  LLM_FIRST_TOKEN_TARGET_MS,
+  LLM_FLASH_ATTENTION,
+  LLM_MAX_ANSWER_TOKENS,
+  LLM_MAX_QUEUE,
+  LLM_OPENING_CHECK,
+  LOCAL_ANSWER_MIN_MARGIN,
+  LOCAL_RERANK_SEARCH_WEIGHT,
+  OPENAI_MAX_ATTEMPTS,
+  PROMPT_TOKEN_BUDGET,
+} from './tuning';
 
 /** The local generative model's runtime (one per process; loaded on first use). */
 export const LLAMA_RUNTIME = Symbol('LLAMA_RUNTIME');
@@ -46,26 +59,24 @@ export const EMBEDDED_DEFAULT_PROVIDER: 'extractive' | 'local-llm' = 'extractive
 const log = new Logger('AnswersModule');
 
 /** The local extractive answerer, with LOCAL_ANSWER_MIN_MARGIN. */
-export function createLocalGenerator(cfg: AppConfig): LocalGenerator {
-  const minMargin = Number(cfg.localAnswerMinMargin ?? '1.4');
-  if (!Number.isFinite(minMargin) || minMargin < 1) {
-    throw new ConfigError('Invalid configuration: LOCAL_ANSWER_MIN_MARGIN must be a number >= 1');
-  }
-  return new LocalGenerator({ minMargin });
+export function createLocalGenerator(): LocalGenerator {
+  return new LocalGenerator({ minMargin: LOCAL_ANSWER_MIN_MARGIN });
 }
 
 function cohere(cfg: AppConfig): CohereConnection | undefined {
-  return cfg.cohereApiKey ? { apiKey: cfg.cohereApiKey, baseUrl: cfg.cohereBaseUrl } : undefined;
+  return cfg.models.cohereApiKey
+    ? { apiKey: cfg.models.cohereApiKey, baseUrl: cfg.models.cohereBaseUrl }
+    : undefined;
 }
 
 function openAi(cfg: AppConfig): OpenAiConnection | undefined {
-  if (!cfg.openaiBaseUrl && !cfg.openaiApiKey) return undefined;
+  if (!cfg.models.openaiBaseUrl && !cfg.models.openaiApiKey) return undefined;
   return {
-    baseUrl: cfg.openaiBaseUrl,
-    apiKey: cfg.openaiApiKey,
-    model: cfg.openaiModel,
-    timeoutMs: cfg.openaiTimeoutMs,
-    maxAttempts: cfg.openaiMaxAttempts,
+    baseUrl: cfg.models.openaiBaseUrl,
+    apiKey: cfg.models.openaiApiKey,
+    model: cfg.models.openaiModel,
+    timeoutMs: cfg.models.openaiTimeoutMs,
+    maxAttempts: OPENAI_MAX_ATTEMPTS,
   };
 }
 
@@ -75,7 +86,7 @@ function openAi(cfg: AppConfig): OpenAiConnection | undefined {
  * provider whose settings are missing is a configuration error (the process does not start).
  */
 export function resolveAnswerProvider(cfg: AppConfig): AnswerProvider {
-  const p = cfg.answerProvider ?? 'auto';
+  const p = cfg.models.answerProvider ?? 'auto';
   if (p === 'cohere' && !cohere(cfg)) {
     throw new ConfigError('Invalid configuration: ANSWER_PROVIDER=cohere needs COHERE_API_KEY');
   }
@@ -92,17 +103,17 @@ export function resolveAnswerProvider(cfg: AppConfig): AnswerProvider {
 
 /** The GGUF the local generative model loads: LLM_MODEL_PATH, else where `models:install -- llm` puts it. */
 export function llmModelPath(cfg: AppConfig): string {
-  return cfg.llmModelPath ?? defaultLlmModelPath(docqaCacheDir(cfg.docqaCacheDir));
+  return cfg.models.llmModelPath ?? defaultLlmModelPath(docqaCacheDir(cfg.core.docqaCacheDir));
 }
 
 export function createLlamaRuntime(cfg: AppConfig): LlamaRuntime {
   return new LlamaRuntime({
     modelPath: llmModelPath(cfg),
-    contextSize: cfg.llmContextSize,
-    threads: cfg.llmThreads,
-    flashAttention: cfg.llmFlashAttention,
-    timeoutMs: cfg.llmTimeoutMs,
-    maxQueue: cfg.llmMaxQueue,
+    contextSize: cfg.models.llmContextSize ?? LLM_CONTEXT_SIZE,
+    threads: cfg.models.llmThreads,
+    flashAttention: LLM_FLASH_ATTENTION,
+    timeoutMs: cfg.models.llmTimeoutMs,
+    maxQueue: LLM_MAX_QUEUE,
   });
 }
 
@@ -112,11 +123,11 @@ export function createLlamaGenerator(
   local: LocalGenerator,
 ): LlamaGenerator {
   return new LlamaGenerator(runtime, {
-    promptTokenBudget: cfg.promptTokenBudget,
-    firstTokenTargetMs: cfg.llmFirstTokenTargetMs,
-    maxAnswerTokens: cfg.llmMaxAnswerTokens,
-    evidence: cfg.llmEvidence,
-    openingCheckWords: cfg.llmOpeningCheck ? OPENING_CHECK_WORDS : 0,
+    promptTokenBudget: cfg.models.promptTokenBudget ?? PROMPT_TOKEN_BUDGET,
+    firstTokenTargetMs: LLM_FIRST_TOKEN_TARGET_MS,
+    maxAnswerTokens: cfg.models.llmMaxAnswerTokens ?? LLM_MAX_ANSWER_TOKENS,
+    evidence: LLM_EVIDENCE,
+    openingCheckWords: LLM_OPENING_CHECK ? OPENING_CHECK_WORDS : 0,
     extractive: (input) => local.compose(input),
   });
 }
@@ -133,10 +144,14 @@ export function createGenerators(cfg: AppConfig, local: LocalGenerator, runtime:
   const o = openAi(cfg);
   if (o)
     list.push(
-      withEvidenceFallback(new OpenAiGenerator({ ...o, promptTokenBudget: cfg.promptTokenBudget }), judge),
+      withEvidenceFallback(
+        new OpenAiGenerator({ ...o, promptTokenBudget: cfg.models.promptTokenBudget ?? PROMPT_TOKEN_BUDGET }),
+        judge,
+      ),
     );
   const c = cohere(cfg);
-  if (c) list.push(withEvidenceFallback(new CohereGenerator({ ...c, model: cfg.cohereChatModel }), judge));
+  if (c)
+    list.push(withEvidenceFallback(new CohereGenerator({ ...c, model: cfg.models.cohereChatModel }), judge));
   return list;
 }
 
@@ -150,7 +165,7 @@ export function createGenerator(cfg: AppConfig, generators: Generator[], runtime
     case 'openai':
       return pick('openai');
     case 'local-llm':
-      if (cfg.answerProvider === 'auto' && !runtime.installed()) {
+      if (cfg.models.answerProvider === 'auto' && !runtime.installed()) {
         log.warn(
           `the local language model is not installed (${llmModelPath(cfg)}): answers use the extractive provider; ` +
             'run `npm run models:install -- llm` to install it',
@@ -166,14 +181,14 @@ export function createGenerator(cfg: AppConfig, generators: Generator[], runtime
 export function createRewriter(cfg: AppConfig, runtime: LlamaRuntime, generator: Generator): Rewriter {
   switch (generator.provider) {
     case 'cohere':
-      return new CohereRewriter({ ...(cohere(cfg) as CohereConnection), model: cfg.cohereChatModel });
+      return new CohereRewriter({ ...(cohere(cfg) as CohereConnection), model: cfg.models.cohereChatModel });
     case 'openai':
       return new OpenAiRewriter(openAi(cfg) as OpenAiConnection);
     case 'local-llm':
       // With LLM_EVIDENCE=chosen the extractive rules retrieve and choose, and they work on the
       // extractive rewrite: the 1.5B model's rewrite of a follow-up dropped the subject the
       // conversation gave, or stated an invented answer, and the rules then declined (docs/adr/0018).
-      return cfg.llmEvidence === 'chosen' ? new LocalRewriter() : new LlamaRewriter(runtime);
+      return LLM_EVIDENCE === 'chosen' ? new LocalRewriter() : new LlamaRewriter(runtime);
     default:
       return new LocalRewriter();
   }
@@ -182,7 +197,7 @@ export function createRewriter(cfg: AppConfig, runtime: LlamaRuntime, generator:
 export function createTitler(cfg: AppConfig, runtime: LlamaRuntime, generator: Generator): Titler {
   switch (generator.provider) {
     case 'cohere':
-      return new CohereTitler({ ...(cohere(cfg) as CohereConnection), model: cfg.cohereChatModel });
+      return new CohereTitler({ ...(cohere(cfg) as CohereConnection), model: cfg.models.cohereChatModel });
     case 'openai':
       return new OpenAiTitler(openAi(cfg) as OpenAiConnection);
     case 'local-llm':
@@ -200,13 +215,11 @@ export function createTitler(cfg: AppConfig, runtime: LlamaRuntime, generator: G
 export function createReranker(cfg: AppConfig): Reranker | null {
   const c = cohere(cfg);
   if (!c) {
-    const searchOrderWeight = Number(cfg.localRerankSearchWeight ?? '1');
-    if (!Number.isFinite(searchOrderWeight) || searchOrderWeight < 0) {
-      throw new ConfigError('Invalid configuration: LOCAL_RERANK_SEARCH_WEIGHT must be a number >= 0');
-    }
-    return new LocalReranker({ searchOrderWeight });
+    return new LocalReranker({ searchOrderWeight: LOCAL_RERANK_SEARCH_WEIGHT });
   }
-  return cfg.cohereRerankModel ? new CohereReranker({ ...c, model: cfg.cohereRerankModel }) : null;
+  return cfg.models.cohereRerankModel
+    ? new CohereReranker({ ...c, model: cfg.models.cohereRerankModel })
+    : null;
 }
 
 /**
@@ -219,7 +232,7 @@ export function createReranker(cfg: AppConfig): Reranker | null {
 @Module({
   providers: [
     { provide: LLAMA_RUNTIME, inject: [APP_CONFIG], useFactory: createLlamaRuntime },
-    { provide: LOCAL_GENERATOR, inject: [APP_CONFIG], useFactory: createLocalGenerator },
+    { provide: LOCAL_GENERATOR, useFactory: createLocalGenerator },
     {
       provide: GENERATORS,
       inject: [APP_CONFIG, LOCAL_GENERATOR, LLAMA_RUNTIME],

@@ -20,3 +20,4 @@ export * from './cohere/cohere.rewriter';
 export * from './cohere/cohere.titler';
 export * from './cohere/cohere.reranker';
 export * from './answers.module';
+export * from './tuning';

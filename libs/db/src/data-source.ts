@@ -6,9 +6,16 @@ export interface DbOptions {
   url: string;
   /** The embedded launcher sets 1: PGlite is a single session. */
   poolSize: number;
-  /** Longest wait for a connection from the pool (DATABASE_POOL_WAIT_MS); 5 s when unset. */
+  /** Longest wait for a connection from the pool (the server: DATABASE_POOL_WAIT_MS); 5 s when unset. */
   poolWaitMs?: number;
 }
+
+/**
+ * The server's longest wait for a free pool connection; past it a request answers 503 and an
+ * indexing step fails as retryable. Queueing is CPU starvation on a busy host, which should queue
+ * rather than fail: a 5 s wait failed a CI run (docs/adr/0038-database-unavailable-is-503.md).
+ */
+export const DATABASE_POOL_WAIT_MS = 20_000;
 
 export function dataSourceOptions(o: DbOptions): DataSourceOptions {
   return {

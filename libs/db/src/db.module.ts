@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
-import { dataSourceOptions } from './data-source';
+import { DATABASE_CONFIG, DatabaseConfig } from '@docqa/common';
+import { DATABASE_POOL_WAIT_MS, dataSourceOptions } from './data-source';
 
 /**
  * TypeORM over `pg`. DATABASE_URL is required here: in embedded mode the launcher starts PGlite
@@ -10,15 +10,15 @@ import { dataSourceOptions } from './data-source';
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (cfg: AppConfig) => {
-        if (!cfg.databaseUrl)
+      inject: [DATABASE_CONFIG],
+      useFactory: (database: DatabaseConfig) => {
+        if (!database.url)
           throw new Error('DATABASE_URL is not set and the embedded database was not started');
         return {
           ...dataSourceOptions({
-            url: cfg.databaseUrl,
-            poolSize: cfg.databasePoolSize,
-            poolWaitMs: cfg.databasePoolWaitMs,
+            url: database.url,
+            poolSize: database.poolSize,
+            poolWaitMs: database.poolWaitMs ?? DATABASE_POOL_WAIT_MS,
           }),
           migrationsRun: true,
           retryAttempts: 3,

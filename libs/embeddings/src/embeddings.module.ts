@@ -10,11 +10,11 @@ import { loadLocalEmbedder } from './onnx/local-embedder.factory';
  * otherwise (`auto`, with a warning) or on request (`hashing`).
  */
 export async function createEmbedder(cfg: AppConfig): Promise<Embedder> {
-  if (cfg.cohereApiKey) {
+  if (cfg.models.cohereApiKey) {
     return new CohereEmbedder({
-      apiKey: cfg.cohereApiKey,
-      model: cfg.cohereEmbedModel,
-      baseUrl: cfg.cohereBaseUrl,
+      apiKey: cfg.models.cohereApiKey,
+      model: cfg.models.cohereEmbedModel,
+      baseUrl: cfg.models.cohereBaseUrl,
     });
   }
   return loadLocalEmbedder(cfg);

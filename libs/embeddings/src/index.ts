@@ -6,3 +6,4 @@ export * from './onnx/local-model';
 export * from './onnx/local-embedder.factory';
 export * from './onnx/precision';
 export * from './embeddings.module';
+export * from './tuning';

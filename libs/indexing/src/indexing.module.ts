@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, backgroundNice } from '@docqa/common';
+import { BACKGROUND_NICE } from '@docqa/common';
 import { CatalogModule } from '@docqa/catalog';
 import { SourcesModule } from '@docqa/sources';
 import { IndexingAccountDeletionHook } from './api/account-deletion.hook';
@@ -53,8 +53,7 @@ const INDEXING_USE_CASES = [
     RunCredentials,
     {
       provide: PdfExtractor,
-      inject: [APP_CONFIG],
-      useFactory: (cfg: AppConfig) => new PdfExtractor({ nice: backgroundNice(cfg) }),
+      useFactory: () => new PdfExtractor({ nice: BACKGROUND_NICE }),
     },
     DocumentExtractor,
     DocumentSummarizer,

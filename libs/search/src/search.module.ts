@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig, EMBEDDING_SPACE, EmbeddingSpace, shutdownTracker
 import { ElasticsearchSearchIndex } from './elasticsearch.adapter';
 import { EmbeddedSearchIndex } from './embedded.adapter';
 import { SEARCH_INDEX, SearchDeadlines, SearchIndex } from './search.port';
+import { SEARCH_EMBEDDED_CACHE_MB, SEARCH_EMBEDDED_RELEASE_MEMORY, SEARCH_FUSION } from './tuning';
 
 @Injectable()
 class SearchIndexCloser implements OnApplicationShutdown {
@@ -16,7 +17,9 @@ class SearchIndexCloser implements OnApplicationShutdown {
     // A wedged engine cannot be interrupted: after its share of the budget the process goes on
     // stopping, and the log says why.
     await shutdownTracker
-      .step('search index', () => this.index.close({ timeoutMs: Math.round(this.cfg.shutdownTimeoutMs / 3) }))
+      .step('search index', () =>
+        this.index.close({ timeoutMs: Math.round(this.cfg.core.shutdownTimeoutMs / 3) }),
+      )
       .catch((err: Error) => {
         this.log.error(`search index did not close: ${err.message}`);
         shutdownTracker.failed('search index', err.message);
@@ -27,31 +30,31 @@ class SearchIndexCloser implements OnApplicationShutdown {
 /** Engine call deadlines from SEARCH_*_TIMEOUT_MS. */
 export function searchDeadlines(cfg: AppConfig): SearchDeadlines {
   return {
-    readMs: cfg.searchReadTimeoutMs,
-    writeMs: cfg.searchWriteTimeoutMs,
-    lockMs: cfg.searchLockTimeoutMs,
-    maintenanceMs: cfg.searchMaintenanceTimeoutMs,
+    readMs: cfg.search.readTimeoutMs,
+    writeMs: cfg.search.writeTimeoutMs,
+    lockMs: cfg.search.lockTimeoutMs,
+    maintenanceMs: cfg.search.maintenanceTimeoutMs,
   };
 }
 
 /** The adapter the configuration asks for: Elasticsearch when ELASTICSEARCH_URL is set. */
 export function createSearchIndex(cfg: AppConfig, space: EmbeddingSpace): SearchIndex {
   const deadlines = searchDeadlines(cfg);
-  return cfg.elasticsearchUrl
+  return cfg.search.elasticsearchUrl
     ? new ElasticsearchSearchIndex({
-        url: cfg.elasticsearchUrl,
-        prefix: cfg.searchIndexPrefix,
+        url: cfg.search.elasticsearchUrl,
+        prefix: cfg.search.indexPrefix,
         space,
         deadlines,
-        fusion: cfg.searchFusion,
+        fusion: SEARCH_FUSION,
       })
     : new EmbeddedSearchIndex({
-        dir: path.join(cfg.dataDir, 'search'),
+        dir: path.join(cfg.core.dataDir, 'search'),
         space,
-        cacheMb: cfg.searchEmbeddedCacheMb,
-        releaseFreedMemory: cfg.searchEmbeddedReleaseMemory,
+        cacheMb: SEARCH_EMBEDDED_CACHE_MB,
+        releaseFreedMemory: SEARCH_EMBEDDED_RELEASE_MEMORY,
         deadlines,
-        fusion: cfg.searchFusion,
+        fusion: SEARCH_FUSION,
       });
 }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, resolveAppSecret, SecretBox } from '@docqa/common';
+import { CORE_CONFIG, CoreConfig, resolveAppSecret, SecretBox } from '@docqa/common';
 
 /**
  * Encrypts request credentials for storage (index_runs.credentials_enc) with AES-GCM under a key
@@ -10,8 +10,8 @@ import { APP_CONFIG, AppConfig, resolveAppSecret, SecretBox } from '@docqa/commo
 export class SourceCredentialsCipher {
   private readonly box: SecretBox;
 
-  constructor(@Inject(APP_CONFIG) cfg: AppConfig) {
-    this.box = new SecretBox(cfg.appSecret ?? resolveAppSecret(cfg), 'source-credentials');
+  constructor(@Inject(CORE_CONFIG) core: CoreConfig) {
+    this.box = new SecretBox(core.appSecret ?? resolveAppSecret(core), 'source-credentials');
   }
 
   encrypt(credentials: unknown, runId: string): string {

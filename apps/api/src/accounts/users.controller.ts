@@ -51,7 +51,7 @@ export class UsersController {
   @ApiOkResponse({ type: RegisteredUserDto })
   @AccountErrors(400, 422)
   register(@Body() body: unknown) {
-    return this.users.register(parseRegister(body, this.cfg.requireTermsOfService));
+    return this.users.register(parseRegister(body, this.cfg.accounts.requireTermsOfService));
   }
 
   @Get('me')

@@ -13,7 +13,7 @@ import {
   docqaMetrics,
   DomainError,
   MetricsService,
-  publicBaseUrlOf,
+  PublicBaseUrl,
   renderError,
   shutdownTracker,
   surfaceOf,
@@ -120,7 +120,7 @@ export async function createApi(
   const tls = await loadTls(cfg);
   const expressApp = express();
   expressApp.disable('x-powered-by');
-  if (cfg.trustProxy) expressApp.set('trust proxy', true);
+  if (cfg.server.trustProxy) expressApp.set('trust proxy', true);
   expressApp.use(httpMetricsMiddleware(docqaMetrics));
   expressApp.use((_req, res, next) => {
     res.setHeader('Strict-Transport-Security', 'max-age=31536000');
@@ -129,7 +129,7 @@ export async function createApi(
     res.setHeader('Referrer-Policy', 'no-referrer');
     next();
   });
-  installBodyParsers(expressApp, cfg.maxBodyBytes);
+  installBodyParsers(expressApp, cfg.server.maxBodyBytes);
 
   const app = await NestFactory.create(AppModule.register(cfg, extra), new ExpressAdapter(expressApp), {
     bufferLogs: true,
@@ -150,11 +150,11 @@ export async function createApi(
   // connection the server is just closing gets ECONNRESET on a request that never arrived.
   httpsServer.keepAliveTimeout = 65_000;
   httpsServer.headersTimeout = 66_000;
-  const httpsPort = await listen(httpsServer, cfg.httpsPort, cfg.bindHost);
+  const httpsPort = await listen(httpsServer, cfg.server.httpsPort, cfg.server.bindHost);
   // Absolute URLs in responses (avatar_url, citation links) use this, never the request's Host.
-  cfg.publicBaseUrl = publicBaseUrlOf(cfg, httpsPort);
-  const httpServer = createPlainHttpServer(cfg.trustProxy, expressApp);
-  const httpPort = await listen(httpServer, cfg.httpPort, cfg.bindHost);
+  app.get(PublicBaseUrl).listeningOn(httpsPort);
+  const httpServer = createPlainHttpServer(cfg.server.trustProxy, expressApp);
+  const httpPort = await listen(httpServer, cfg.server.httpPort, cfg.server.bindHost);
 
   let closed = false;
   return {
@@ -182,7 +182,7 @@ export async function createApi(
             httpServer.closeAllConnections();
             httpsServer.closeAllConnections();
           },
-          Math.min(10_000, Math.round(cfg.shutdownTimeoutMs / 5)),
+          Math.min(10_000, Math.round(cfg.core.shutdownTimeoutMs / 5)),
         );
         await stopped;
         clearTimeout(force);

@@ -15,15 +15,15 @@ export interface TlsMaterial {
  * DATA_DIR/tls and reused on later starts.
  */
 export async function loadTls(cfg: AppConfig): Promise<TlsMaterial> {
-  if (cfg.tlsCertFile && cfg.tlsKeyFile) {
+  if (cfg.server.tlsCertFile && cfg.server.tlsKeyFile) {
     return {
-      cert: fs.readFileSync(cfg.tlsCertFile),
-      key: fs.readFileSync(cfg.tlsKeyFile),
-      caFile: cfg.tlsCertFile,
+      cert: fs.readFileSync(cfg.server.tlsCertFile),
+      key: fs.readFileSync(cfg.server.tlsKeyFile),
+      caFile: cfg.server.tlsCertFile,
       generated: false,
     };
   }
-  const dir = path.join(cfg.dataDir, 'tls');
+  const dir = path.join(cfg.core.dataDir, 'tls');
   const certFile = path.join(dir, 'cert.pem');
   const keyFile = path.join(dir, 'key.pem');
   let generated = false;

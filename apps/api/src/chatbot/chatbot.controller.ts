@@ -106,7 +106,7 @@ export class ChatbotController {
     const cmd = parseAskQuestion(body);
     await answerOrStream(req, res, {
       stream: cmd.stream,
-      keepAliveMs: this.cfg.sseKeepaliveMs,
+      keepAliveMs: this.cfg.server.sseKeepaliveMs,
       answer: (signal) => this.answers.answer(caller, cmd, signal),
       events: (signal) => this.answers.stream(caller, cmd, signal),
     });

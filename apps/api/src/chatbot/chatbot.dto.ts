@@ -74,8 +74,7 @@ export class ChatbotCitationDto {
   @ApiProperty({ example: '3' })
   pageNumber: string;
   @ApiProperty({
-    description:
-      'Signed link to the file, served by this API and valid for CHATBOT_FILE_LINK_TTL_SECONDS; PDFs end in `#page=N`.',
+    description: 'Signed link to the file, served by this API and valid for a day; PDFs end in `#page=N`.',
     example: 'https://docqa.example.com/api/v1/chatbot/files/eyJhIjoxLCJkIjoi….Qm9n#page=3',
   })
   source: string;

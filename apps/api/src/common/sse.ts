@@ -115,6 +115,9 @@ export function abortOnClose(res: Response): AbortController {
   return abort;
 }
 
+/** Interval of keep-alive comments on a streamed answer (docs/ask.md, docs/chatbot.md). */
+export const SSE_KEEPALIVE_MS = 10_000;
+
 /**
  * Answers one question request as JSON or, when `stream`, as Server-Sent Events (see
  * streamEvents). The checks before the first event (403, 503) still answer with the surface's JSON
@@ -125,7 +128,8 @@ export async function answerOrStream<E extends SseEvent>(
   res: Response,
   options: {
     stream: boolean;
-    keepAliveMs: number;
+    /** Unset: SSE_KEEPALIVE_MS. */
+    keepAliveMs?: number;
     answer: (signal: AbortSignal) => Promise<unknown>;
     events: (signal: AbortSignal) => Promise<AsyncIterable<E>>;
   },
@@ -138,7 +142,7 @@ export async function answerOrStream<E extends SseEvent>(
       return;
     }
     const events = await options.events(abort.signal);
-    await streamEvents(req, res, events, abort, options.keepAliveMs);
+    await streamEvents(req, res, events, abort, options.keepAliveMs ?? SSE_KEEPALIVE_MS);
   } catch (err) {
     if (abort.signal.aborted) return; // the client went away: nobody to answer
     throw err;

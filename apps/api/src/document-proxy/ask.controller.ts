@@ -62,7 +62,7 @@ export class AskController {
     description:
       'Keyword routing, then (unless the question is 1-5 words without punctuation, history or promptContext) a ' +
       'rewrite into one standalone query, hybrid retrieval (BM25 + vectors, fused by a convex combination of their ' +
-      'normalised scores; RRF with SEARCH_FUSION=rrf), optional rerank, and the answer. ' +
+      'normalised scores), optional rerank, and the answer. ' +
       "Every docset must be the caller's: one with at least one COMPLETE document of the account (and inside a " +
       "restricted token's docsets); otherwise 403 FORBIDDEN before anything is retrieved. With `stream: true` or " +
       '`Accept: text/event-stream` the answer is Server-Sent Events: `delta` events (`{ type, text }`, the pieces ' +
@@ -101,7 +101,7 @@ export class AskController {
     const asker: AskScope = { accountId: auth.accountId, allowedDocSetNames: auth.scope.docSetNames };
     await answerOrStream(req, res, {
       stream: cmd.stream,
-      keepAliveMs: this.cfg.sseKeepaliveMs,
+      keepAliveMs: this.cfg.server.sseKeepaliveMs,
       answer: (signal) => this.ask.answer(asker, cmd, signal),
       events: (signal) => this.ask.stream(asker, cmd, signal),
     });

@@ -28,7 +28,7 @@ export class HealthController {
   @Get('health')
   @ApiOperation({
     summary:
-      'Dependency probe (no credential): each part up or down, 503 naming what is down. `search` is a real read and a write probe within HEALTH_CHECK_TIMEOUT_MS; `indexing` is down when activities have waited to start longer than INDEXING_STALL_AFTER_MS while none progressed. Engine details are on the operator-only metrics port (`GET /health`).',
+      'Dependency probe (no credential): each part up or down, 503 naming what is down. `search` is a real read and a write probe within a 3 s deadline; `indexing` is down when activities have waited to start longer than 2 minutes while none progressed. Engine details are on the operator-only metrics port (`GET /health`).',
   })
   @ApiOkResponse({
     description: '`{ status: "ok", checks: { postgres, temporal, search, indexing: { status } }, down: [] }`',

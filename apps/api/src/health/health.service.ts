@@ -44,6 +44,18 @@ function durationMs(d?: { seconds?: unknown; nanos?: number | null } | null): nu
   return Number(d.seconds ?? 0) * 1000 + Math.round((d.nanos ?? 0) / 1e6);
 }
 
+/**
+ * Deadline of each dependency probe of /health and /health/ready; a probe past it reports its part
+ * down (docs/adr/0009-bounded-waits-and-truthful-health.md, docs/operations.md).
+ */
+export const HEALTH_CHECK_TIMEOUT_MS = 3_000;
+
+/**
+ * Health reports `indexing` down when activities waited this long to start while none progressed:
+ * the worker is wedged (docs/adr/0009-bounded-waits-and-truthful-health.md, docs/operations.md).
+ */
+export const INDEXING_STALL_AFTER_MS = 120_000;
+
 @Injectable()
 export class HealthService implements OnModuleInit, OnModuleDestroy {
   private readonly timeoutMs: number;
@@ -55,7 +67,7 @@ export class HealthService implements OnModuleInit, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly cfg: AppConfig,
     private readonly metrics: MetricsService,
   ) {
-    this.timeoutMs = cfg.healthCheckTimeoutMs;
+    this.timeoutMs = HEALTH_CHECK_TIMEOUT_MS;
   }
 
   /** The full report (engine names, probe failures, backlog) goes to the metrics port only. */
@@ -125,15 +137,15 @@ export class HealthService implements OnModuleInit, OnModuleDestroy {
    */
   checkIndexing(): Promise<DependencyCheck> {
     return this.timed(async () => {
-      const threshold = this.cfg.indexingStallAfterMs;
-      const queue = this.cfg.temporalTaskQueue;
+      const threshold = INDEXING_STALL_AFTER_MS;
+      const queue = this.cfg.temporal.taskQueue;
       let stats;
       try {
         const budget = this.timeoutMs - 500;
         const r = await withDeadline(
           this.temporal.withDeadline(Date.now() + budget, () =>
             this.temporal.workflowService.describeTaskQueue({
-              namespace: this.cfg.temporalNamespace,
+              namespace: this.cfg.temporal.namespace,
               taskQueue: { name: queue, kind: TASK_QUEUE_KIND_NORMAL },
               taskQueueType: TASK_QUEUE_TYPE_ACTIVITY,
               reportStats: true,

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/embeddings';
 
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -34,9 +33,14 @@ function gitDirs(dir: string): { gitDir: string; commonDir: string } | null {
   return { gitDir, commonDir };
 }
 
-/** Commit from GIT_COMMIT, else from .git, read once at start-up. */
+/** Commit from the COMMIT file the image build writes, else from .git, read once at start-up. */
 function readGitCommit(): string | null {
   for (const dir of [ROOT, path.resolve(ROOT, '..')]) {
+    const stamped = path.join(dir, 'COMMIT');
+    if (fs.existsSync(stamped)) {
+      const commit = fs.readFileSync(stamped, 'utf8').trim();
+      if (commit) return commit;
+    }
     try {
       const dirs = gitDirs(dir);
       if (!dirs) continue;
@@ -74,11 +78,11 @@ export class VersionService {
     embedder: EmbedderInfo;
   };
 
-  constructor(@Inject(APP_CONFIG) cfg: AppConfig, @Inject(EMBEDDER) embedder: Embedder) {
+  constructor(@Inject(EMBEDDER) embedder: Embedder) {
     this.info = {
       name: 'docqa',
       version: readPackageVersion(),
-      commit: cfg.gitCommit ?? readGitCommit(),
+      commit: readGitCommit(),
       embedder: {
         model: embedder.modelName,
         dimensions: embedder.dimensions,

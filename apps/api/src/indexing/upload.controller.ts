@@ -30,7 +30,7 @@ export class UploadController {
     summary:
       "Extension: upload files into the docset's upload store and start an indexing run of it (source type UPLOAD); " +
       'answers like POST /index. A file name uploaded again replaces that document; files uploaded earlier stay. ' +
-      'Limits: UPLOAD_MAX_FILES files, UPLOAD_MAX_FILE_BYTES each. Any error stores nothing and starts no run.',
+      'Limits: 100 files, INDEXING_MAX_FILE_BYTES each. Any error stores nothing and starts no run.',
   })
   @ApiConsumes('multipart/form-data')
   @ApiBody({

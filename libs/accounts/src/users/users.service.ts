@@ -1,7 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, AppConfig, constantTimeEqual, DomainError, publicBaseUrlOf } from '@docqa/common';
+import {
+  ACCOUNTS_CONFIG,
+  AccountsConfig,
+  constantTimeEqual,
+  DomainError,
+  PublicBaseUrl,
+} from '@docqa/common';
 import { AccountsRepository } from '../accounts/accounts.repository';
 import { ChangePasswordCommand, RegisterCommand, unprocessable } from '../commands';
 import { avatarColour, avatarSvg, initialsOf, profileHtml } from '../profile/html';
@@ -34,17 +40,18 @@ export class UsersService {
 
   constructor(
     @InjectDataSource() private readonly ds: DataSource,
-    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+    @Inject(ACCOUNTS_CONFIG) private readonly accountsConfig: AccountsConfig,
     private readonly users: UsersRepository,
     private readonly accounts: AccountsRepository,
     private readonly tokens: ApiTokensService,
     private readonly hasher: PasswordHasher,
     private readonly secrets: AccountSecrets,
+    private readonly publicBaseUrl: PublicBaseUrl,
   ) {}
 
   /** Creates the user, their personal account (owner + membership) and the default token, atomically. */
   async register(cmd: RegisterCommand): Promise<RegisteredUser> {
-    if (this.cfg.requireTermsOfService && !cmd.termsAccepted) {
+    if (this.accountsConfig.requireTermsOfService && !cmd.termsAccepted) {
       throw unprocessable({ terms_of_service: ['must be accepted'] });
     }
     if (await this.users.emailTaken(cmd.email)) throw unprocessable({ email: [EMAIL_TAKEN] });
@@ -82,7 +89,7 @@ export class UsersService {
   async profile(userId: number): Promise<Profile> {
     const u = await this.users.findById(userId);
     if (!u) throw DomainError.unauthenticated('Invalid API token');
-    const avatarUrl = `${publicBaseUrlOf(this.cfg)}${this.avatarPath(u.id)}`;
+    const avatarUrl = `${this.publicBaseUrl.get()}${this.avatarPath(u.id)}`;
     return {
       id: u.id,
       name: u.name,

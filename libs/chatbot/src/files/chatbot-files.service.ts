@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
-  APP_CONFIG,
-  AppConfig,
+  CORE_CONFIG,
+  CoreConfig,
   DomainError,
   ErrorCode,
-  publicBaseUrlOf,
+  INDEXING_CONFIG,
+  IndexingConfig,
+  PublicBaseUrl,
   resolveAppSecret,
 } from '@docqa/common';
 import { DocumentCatalog } from '@docqa/catalog';
@@ -61,6 +63,9 @@ function extensionOf(fileName: string): string {
  * (CHATBOT_FILE_LINK_TTL_SECONDS). Opening one downloads the original file from its source with
  * the connector and the credentials of the run that indexed it; the file never has to be public.
  */
+/** Lifetime of a citation's signed file link: a day, long enough to reopen the answer later. */
+export const CHATBOT_FILE_LINK_TTL_SECONDS = 86_400;
+
 @Injectable()
 export class ChatbotFilesService {
   private readonly logger = new Logger('ChatbotFiles');
@@ -71,17 +76,19 @@ export class ChatbotFilesService {
     private readonly connectors: SourceConnectorRegistry,
     private readonly cipher: SourceCredentialsCipher,
     private readonly clock: ChatbotClock,
-    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+    @Inject(CORE_CONFIG) private readonly core: CoreConfig,
+    @Inject(INDEXING_CONFIG) private readonly indexing: IndexingConfig,
+    private readonly publicBaseUrl: PublicBaseUrl,
   ) {
-    this.links = new FileLinkSigner(cfg.appSecret ?? resolveAppSecret(cfg));
+    this.links = new FileLinkSigner(resolveAppSecret(core));
   }
 
   /** The citation's link, absolute on the service's public base URL (never the request's Host). */
   linkFor(accountId: number, file: CitedFile): string {
-    const expiresAt = Math.floor(this.clock.now() / 1000) + this.cfg.chatbotFileLinkTtlSeconds;
+    const expiresAt = Math.floor(this.clock.now() / 1000) + CHATBOT_FILE_LINK_TTL_SECONDS;
     const token = this.links.sign({ accountId, documentId: file.documentId, expiresAt });
     const page = isPdfName(file.fileName) && /^\d+$/.test(file.pageNumber) ? `#page=${file.pageNumber}` : '';
-    return `${publicBaseUrlOf(this.cfg)}/api/v1/chatbot/files/${token}${page}`;
+    return `${this.publicBaseUrl.get()}/api/v1/chatbot/files/${token}${page}`;
   }
 
   /** 404 for an invalid or expired link or a document that is gone; 503 when the source is down. */
@@ -98,7 +105,7 @@ export class ChatbotFilesService {
       ({ data } = await connector.download(
         connector.parseCredentials(raw, { accountId: claims.accountId, docSetName: row.docSetName }),
         row.sourceId,
-        this.cfg.indexingMaxFileBytes,
+        this.indexing.maxFileBytes,
       ));
     } catch (err) {
       throw this.sourceFailure(err, claims.documentId);

@@ -1,9 +1,18 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { MAIL_CONFIG, MailConfig } from '@docqa/common';
 import { MailOutboxRepository, OutboxMessage } from './mail-outbox.repository';
 import { SmtpMailer } from './smtp-mailer';
 
 /** Messages one poll claims. */
+/**
+ * Support e-mail delivery (docs/chatbot.md, docs/adr/0046-chatbot-design.md): each api process
+ * polls the outbox every 2 s; a message SMTP did not accept is retried after 5 s, doubling up to
+ * 15 minutes, so a relay outage of hours loses nothing and costs few attempts.
+ */
+export const MAIL_OUTBOX_POLL_MS = 2000;
+export const MAIL_RETRY_BASE_MS = 5000;
+export const MAIL_RETRY_MAX_MS = 15 * 60 * 1000;
+
 const BATCH = 10;
 /** Longer than any single SMTP attempt (connect + greeting + socket timeouts), so leases never overlap. */
 const LEASE_MS = 5 * 60 * 1000;
@@ -40,12 +49,12 @@ export class MailOutboxDispatcher implements OnApplicationBootstrap, OnApplicati
   constructor(
     private readonly outbox: MailOutboxRepository,
     private readonly mailer: SmtpMailer,
-    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+    @Inject(MAIL_CONFIG) private readonly mail: MailConfig,
   ) {}
 
   onApplicationBootstrap(): void {
     if (!this.mailer.configured) return;
-    this.timer = setInterval(() => this.kick(), this.cfg.mailOutboxPollMs);
+    this.timer = setInterval(() => this.kick(), this.mail.outboxPollMs ?? MAIL_OUTBOX_POLL_MS);
     this.timer.unref();
     this.kick();
   }
@@ -93,7 +102,11 @@ export class MailOutboxDispatcher implements OnApplicationBootstrap, OnApplicati
     try {
       await this.mailer.send({ to: m.toAddress, replyTo: m.replyTo, subject: m.subject, text: m.body });
     } catch (err) {
-      const delay = retryDelayMs(m.attempts, this.cfg.mailRetryBaseMs, this.cfg.mailRetryMaxMs);
+      const delay = retryDelayMs(
+        m.attempts,
+        this.mail.retryBaseMs ?? MAIL_RETRY_BASE_MS,
+        this.mail.retryMaxMs ?? MAIL_RETRY_MAX_MS,
+      );
       const reason = describe(err);
       this.logger.warn(
         { mailId: m.id, accountId: m.accountId, attempts: m.attempts, retryInMs: delay, reason },

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { createTransport, Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { MAIL_CONFIG, MailConfig } from '@docqa/common';
 
 export interface OutgoingMail {
   to: string;
@@ -34,17 +34,17 @@ export function smtpOptionsFromUrl(url: string): SMTPTransport.Options {
 export class SmtpMailer implements OnApplicationShutdown {
   private transport: Transporter<SMTPTransport.SentMessageInfo> | null = null;
 
-  constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {}
+  constructor(@Inject(MAIL_CONFIG) private readonly mail: MailConfig) {}
 
   get configured(): boolean {
-    return !!this.cfg.smtpUrl;
+    return !!this.mail.smtpUrl;
   }
 
   async send(mail: OutgoingMail): Promise<void> {
-    if (!this.cfg.smtpUrl) throw new Error('SMTP is not configured');
-    this.transport ??= createTransport(smtpOptionsFromUrl(this.cfg.smtpUrl));
+    if (!this.mail.smtpUrl) throw new Error('SMTP is not configured');
+    this.transport ??= createTransport(smtpOptionsFromUrl(this.mail.smtpUrl));
     await this.transport.sendMail({
-      from: this.cfg.mailFrom,
+      from: this.mail.from,
       to: mail.to,
       replyTo: mail.replyTo ?? undefined,
       subject: mail.subject,

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ConfigError, loadConfig, publicBaseUrlOf } from './app-config';
+import { ConfigError, loadConfig, publicBaseUrlOf, withConfig } from './app-config';
 import { renderConfigTable, renderEnvExample } from './config-docs';
 import { CONFIG_VARIABLES } from './config.schema';
 
@@ -9,12 +9,28 @@ const ROOT = path.resolve(__dirname, '../../../..');
 describe('loadConfig', () => {
   it('applies documented defaults', () => {
     const cfg = loadConfig({});
-    expect(cfg.httpsPort).toBe(8443);
-    expect(cfg.httpPort).toBe(8080);
-    expect(cfg.trustProxy).toBe(false);
-    expect(cfg.databaseUrl).toBeUndefined();
-    expect(cfg.temporalTaskQueue).toBe('docqa-indexing');
-    expect(path.isAbsolute(cfg.dataDir)).toBe(true);
+    expect(cfg.server.httpsPort).toBe(8443);
+    expect(cfg.server.httpPort).toBe(8080);
+    expect(cfg.server.trustProxy).toBe(false);
+    expect(cfg.database.url).toBeUndefined();
+    expect(cfg.database.poolSize).toBe(10);
+    expect(cfg.temporal.taskQueue).toBe('docqa-indexing');
+    expect(path.isAbsolute(cfg.core.dataDir)).toBe(true);
+    expect(cfg.core.shutdownTimeoutMs).toBe(25000);
+    expect(cfg.search).toMatchObject({
+      indexPrefix: 'docqa-chunks',
+      readTimeoutMs: 10000,
+      lockTimeoutMs: 60000,
+    });
+    expect(cfg.indexing).toMatchObject({
+      concurrency: undefined,
+      maxFileBytes: 104857600,
+      unavailableRetryMs: 15000,
+    });
+    expect(cfg.models).toMatchObject({ answerProvider: 'auto', localEmbedder: 'auto', llmTimeoutMs: 120000 });
+    expect(cfg.mail.from).toBe('DocQA <no-reply@docqa.invalid>');
+    expect(cfg.metrics).toEqual({ enabled: true, port: 9464, host: '127.0.0.1' });
+    expect(cfg.accounts.requireTermsOfService).toBe(false);
   });
 
   it.each([
@@ -25,9 +41,12 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud', /LOG_LEVEL="loud" must be one of/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL must be a postgres/],
     ['APP_SECRET', 'short', /APP_SECRET must be at least 32/],
-    ['LOCAL_EMBEDDER_SESSIONS', '0', /LOCAL_EMBEDDER_SESSIONS="0" must be a positive integer/],
-    ['LOCAL_EMBEDDER_SESSIONS', '65', /LOCAL_EMBEDDER_SESSIONS must be an integer 1-64/],
-    ['LOCAL_EMBEDDER_BATCH_SIZE', '257', /LOCAL_EMBEDDER_BATCH_SIZE must be an integer 1-256/],
+    ['SEARCH_READ_TIMEOUT_MS', '0', /SEARCH_READ_TIMEOUT_MS="0" must be a positive integer/],
+    ['INDEXING_CONCURRENCY', '-3', /INDEXING_CONCURRENCY="-3" must be a positive integer/],
+    ['ANSWER_PROVIDER', 'gpt', /ANSWER_PROVIDER="gpt" must be one of auto, extractive/],
+    ['METRICS_ENABLED', 'perhaps', /METRICS_ENABLED="perhaps" must be true or false/],
+    ['OPENAI_BASE_URL', 'llm.internal', /OPENAI_BASE_URL="llm.internal" must be an absolute URL/],
+    ['DATA_DIR', '   ', /DATA_DIR=" {3}" must not be empty/],
   ])('fails at boot naming %s for a bad value', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
@@ -47,10 +66,10 @@ describe('loadConfig', () => {
   });
 
   it('PUBLIC_BASE_URL: an https:// address, normalised; unset means the local HTTPS address', () => {
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://docs.example.com/' }).publicBaseUrl).toBe(
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://docs.example.com/' }).server.publicBaseUrl).toBe(
       'https://docs.example.com',
     );
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://Docs.Example.com:9443/qa//' }).publicBaseUrl).toBe(
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://Docs.Example.com:9443/qa//' }).server.publicBaseUrl).toBe(
       'https://docs.example.com:9443/qa',
     );
     for (const bad of [
@@ -60,15 +79,54 @@ describe('loadConfig', () => {
       'https://u:p@a.example',
     ])
       expect(() => loadConfig({ PUBLIC_BASE_URL: bad })).toThrow(/PUBLIC_BASE_URL/);
-    expect(publicBaseUrlOf(loadConfig({ HTTPS_PORT: '9443' }))).toBe('https://localhost:9443');
-    expect(publicBaseUrlOf(loadConfig({ HTTPS_PORT: '0' }), 41234)).toBe('https://localhost:41234');
+    expect(publicBaseUrlOf(loadConfig({ HTTPS_PORT: '9443' }).server)).toBe('https://localhost:9443');
+    expect(publicBaseUrlOf(loadConfig({ HTTPS_PORT: '0' }).server, 41234)).toBe('https://localhost:41234');
   });
 
   it('parses booleans and integers', () => {
-    const cfg = loadConfig({ TRUST_PROXY: 'yes', MAX_BODY_BYTES: '2048', S3_FORCE_PATH_STYLE: '1' });
-    expect(cfg.trustProxy).toBe(true);
-    expect(cfg.maxBodyBytes).toBe(2048);
-    expect(cfg.s3ForcePathStyle).toBe(true);
+    const cfg = loadConfig({
+      TRUST_PROXY: 'yes',
+      MAX_BODY_BYTES: '2048',
+      INDEXING_CONCURRENCY: '8',
+      S3_FORCE_PATH_STYLE: '1',
+    });
+    expect(cfg.sources.s3ForcePathStyle).toBe(true);
+    expect(cfg.server.trustProxy).toBe(true);
+    expect(cfg.server.maxBodyBytes).toBe(2048);
+    expect(cfg.indexing.concurrency).toBe(8);
+  });
+
+  it('resolves paths while building: DATA_DIR and LLM_MODEL_PATH are absolute', () => {
+    const cfg = loadConfig({ DATA_DIR: 'rel/data', LLM_MODEL_PATH: 'models/m.gguf' });
+    expect(cfg.core.dataDir).toBe(path.resolve('rel/data'));
+    expect(cfg.models.llmModelPath).toBe(path.resolve('models/m.gguf'));
+  });
+
+  it('uploads are capped at INDEXING_MAX_FILE_BYTES', () => {
+    expect(loadConfig({ INDEXING_MAX_FILE_BYTES: '1000' }).sources.uploadMaxFileBytes).toBe(1000);
+  });
+
+  it('is frozen: neither the whole nor a slice changes after load', () => {
+    const cfg = loadConfig({});
+    expect(Object.isFrozen(cfg)).toBe(true);
+    for (const slice of Object.values(cfg)) expect(Object.isFrozen(slice)).toBe(true);
+    expect(() => {
+      (cfg.server as { httpsPort: number }).httpsPort = 1;
+    }).toThrow(TypeError);
+    expect(cfg.server.httpsPort).toBe(8443);
+  });
+
+  it('withConfig makes a new frozen configuration and leaves the original as it was', () => {
+    const cfg = loadConfig({});
+    const next = withConfig(cfg, {
+      database: { url: 'postgres://h/db', poolSize: 1 },
+      mail: { retryBaseMs: 50 },
+    });
+    expect(next.database).toEqual({ url: 'postgres://h/db', poolSize: 1 });
+    expect(next.mail.retryBaseMs).toBe(50);
+    expect(next.server).toEqual(cfg.server);
+    expect(cfg.database.url).toBeUndefined();
+    expect(Object.isFrozen(next) && Object.isFrozen(next.database)).toBe(true);
   });
 });
 

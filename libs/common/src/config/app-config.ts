@@ -1,222 +1,227 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CONFIG_VARIABLES, ConfigVariable } from './config.schema';
+import { ConfigError, EnvReader, resolved } from './env-reader';
+import type {
+  AccountsConfig,
+  AppConfig,
+  CoreConfig,
+  DatabaseConfig,
+  IndexingConfig,
+  MailConfig,
+  MetricsConfig,
+  ModelsConfig,
+  SearchConfig,
+  ServerConfig,
+  SourcesConfig,
+  TemporalConfig,
+} from './slices';
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
-
-/** Typed, validated configuration. Built once per process from the environment. */
-export interface AppConfig {
-  nodeEnv: 'development' | 'production' | 'test';
-  logLevel: string;
-  logFile?: string;
-  dataDir: string;
-  docqaCacheDir?: string;
-  httpsPort: number;
-  httpPort: number;
-  bindHost: string;
-  tlsCertFile?: string;
-  tlsKeyFile?: string;
-  trustProxy: boolean;
-  /**
-   * `https://host[:port][/prefix]` without a trailing slash; set from HTTPS_PORT by createApi
-   * when PUBLIC_BASE_URL is unset (see `publicBaseUrlOf`).
-   */
-  publicBaseUrl?: string;
-  appSecret?: string;
-  databaseUrl?: string;
-  databasePoolSize: number;
-  databasePoolWaitMs: number;
-  temporalAddress?: string;
-  temporalNamespace: string;
-  temporalCliPath?: string;
-  temporalDevPort: number;
-  temporalUiPort: number;
-  temporalTaskQueue: string;
-  elasticsearchUrl?: string;
-  searchIndexPrefix: string;
-  s3Endpoint?: string;
-  s3Region: string;
-  s3ForcePathStyle: boolean;
-  s3Bucket?: string;
-  uploadS3Bucket?: string;
-  uploadMaxFiles: number;
-  uploadMaxFileBytes: number;
-  /** Unset: indexingWindow() picks by search engine. */
-  indexingConcurrency?: number;
-  indexingChildrenPerRun: number;
-  indexingMaxFileBytes: number;
-  workerMaxConcurrentActivities: number;
-  indexingStallAfterMs: number;
-  indexingUnavailableRetryMs: number;
-  searchReadTimeoutMs: number;
-  searchWriteTimeoutMs: number;
-  searchLockTimeoutMs: number;
-  searchMaintenanceTimeoutMs: number;
-  searchEmbeddedCacheMb: number;
-  searchEmbeddedReleaseMemory: boolean;
-  healthCheckTimeoutMs: number;
-  shutdownTimeoutMs: number;
-  cohereApiKey?: string;
-  cohereBaseUrl?: string;
-  cohereEmbedModel: string;
-  cohereChatModel: string;
-  cohereRerankModel?: string;
-  sseKeepaliveMs: number;
-  localAnswerMinMargin: string;
-  localRerankSearchWeight: string;
-  answerProvider: 'auto' | 'extractive' | 'local-llm' | 'openai' | 'cohere';
-  openaiBaseUrl?: string;
-  openaiApiKey?: string;
-  openaiModel: string;
-  openaiTimeoutMs: number;
-  openaiMaxAttempts: number;
-  llmModelPath?: string;
-  llmContextSize: number;
-  llmThreads?: number;
-  llmFlashAttention: boolean;
-  llmMaxAnswerTokens: number;
-  llmTimeoutMs: number;
-  llmMaxQueue: number;
-  promptTokenBudget: number;
-  llmFirstTokenTargetMs: number;
-  llmEvidence: 'chosen' | 'retrieved';
-  llmOpeningCheck: boolean;
-  localEmbedder: 'auto' | 'minilm' | 'bge-small' | 'hashing';
-  localEmbedderModelDir?: string;
-  localEmbedderSessions: number;
-  localEmbedderThreads: number;
-  localEmbedderBatchSize: number;
-  backgroundThreadsLowPriority: boolean;
-  localEmbedderPrecision: 'auto' | 'fp32' | 'int8';
-  searchFusion: 'convex' | 'rrf';
-  smtpUrl?: string;
-  mailFrom: string;
-  mailOutboxPollMs: number;
-  mailRetryBaseMs: number;
-  mailRetryMaxMs: number;
-  chatbotFileLinkTtlSeconds: number;
-  graphBaseUrl?: string;
-  msAuthorityHost?: string;
-  googleApiRootUrl?: string;
-  googleTokenUrl?: string;
-  sourceCaFile?: string;
-  sourceRequestTimeoutMs: number;
-  metricsEnabled: boolean;
-  metricsPort: number;
-  metricsHost: string;
-  eventLoopStallWarnMs: number;
-  maxBodyBytes: number;
-  requireTermsOfService: boolean;
-  gitCommit?: string;
-}
+export { ConfigError } from './env-reader';
+export * from './slices';
 
 type Raw = Record<string, string | undefined>;
 
-function parseValue(v: ConfigVariable, raw: string): string | number | boolean {
-  const fail = (why: string): never => {
-    throw new ConfigError(
-      `Invalid configuration: ${v.name}=${v.secret ? '<redacted>' : JSON.stringify(raw)} ${why}`,
-    );
+const bad = (message: string) => new ConfigError(`Invalid configuration: ${message}`);
+
+export function coreConfig(r: EnvReader): CoreConfig {
+  const appSecret = r.optString('APP_SECRET');
+  if (appSecret !== undefined && appSecret.length < 32)
+    throw bad('APP_SECRET must be at least 32 characters');
+  return {
+    nodeEnv: r.oneOf('NODE_ENV', ['development', 'production', 'test'] as const),
+    logLevel: r.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    logFile: r.optPath('LOG_FILE'),
+    dataDir: path.resolve(r.optPath('DATA_DIR') ?? './data'),
+    docqaCacheDir: r.optPath('DOCQA_CACHE_DIR'),
+    appSecret,
+    shutdownTimeoutMs: r.int('SHUTDOWN_TIMEOUT_MS'),
   };
-  switch (v.kind) {
-    case 'port': {
-      const n = Number(raw);
-      if (!/^\d+$/.test(raw) || n < 0 || n > 65535) fail('must be a port number 0-65535');
-      return n;
-    }
-    case 'int': {
-      const n = Number(raw);
-      if (!/^\d+$/.test(raw) || n < 1) fail('must be a positive integer');
-      return n;
-    }
-    case 'bool': {
-      const s = raw.toLowerCase();
-      if (['1', 'true', 'yes', 'on'].includes(s)) return true;
-      if (['0', 'false', 'no', 'off', ''].includes(s)) return false;
-      return fail('must be true or false');
-    }
-    case 'url': {
-      try {
-        new URL(raw);
-      } catch {
-        fail('must be an absolute URL');
-      }
-      return raw;
-    }
-    case 'enum':
-      if (!v.values?.includes(raw)) fail(`must be one of ${v.values?.join(', ')}`);
-      return raw;
-    default:
-      if (raw.trim() === '') fail('must not be empty');
-      return raw;
-  }
 }
 
-const camel = (name: string) =>
-  name.toLowerCase().replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+export function serverConfig(r: EnvReader): ServerConfig {
+  const tlsCertFile = r.optPath('TLS_CERT_FILE');
+  const tlsKeyFile = r.optPath('TLS_KEY_FILE');
+  if (!!tlsCertFile !== !!tlsKeyFile) throw bad('TLS_CERT_FILE and TLS_KEY_FILE must be set together');
+  const publicBaseUrl = r.optUrl('PUBLIC_BASE_URL');
+  return {
+    httpsPort: r.port('HTTPS_PORT'),
+    httpPort: r.port('HTTP_PORT'),
+    bindHost: r.string('BIND_HOST'),
+    tlsCertFile,
+    tlsKeyFile,
+    trustProxy: r.bool('TRUST_PROXY'),
+    publicBaseUrl: publicBaseUrl === undefined ? undefined : normalisePublicBaseUrl(publicBaseUrl),
+    maxBodyBytes: r.int('MAX_BODY_BYTES'),
+  };
+}
+
+export function accountsConfig(r: EnvReader): AccountsConfig {
+  return { requireTermsOfService: r.bool('REQUIRE_TERMS_OF_SERVICE') };
+}
+
+export function databaseConfig(r: EnvReader): DatabaseConfig {
+  const url = r.optUrl('DATABASE_URL');
+  if (url && !/^postgres(ql)?:\/\//.test(url)) throw bad('DATABASE_URL must be a postgres:// URL');
+  return { url, poolSize: r.int('DATABASE_POOL_SIZE') };
+}
+
+export function temporalConfig(r: EnvReader): TemporalConfig {
+  return {
+    address: r.optString('TEMPORAL_ADDRESS'),
+    namespace: r.string('TEMPORAL_NAMESPACE'),
+    cliPath: r.optPath('TEMPORAL_CLI_PATH'),
+    devPort: r.port('TEMPORAL_DEV_PORT'),
+    uiPort: r.port('TEMPORAL_UI_PORT'),
+    taskQueue: r.string('TEMPORAL_TASK_QUEUE'),
+  };
+}
+
+export function searchConfig(r: EnvReader): SearchConfig {
+  return {
+    elasticsearchUrl: r.optUrl('ELASTICSEARCH_URL'),
+    indexPrefix: r.string('SEARCH_INDEX_PREFIX'),
+    readTimeoutMs: r.int('SEARCH_READ_TIMEOUT_MS'),
+    writeTimeoutMs: r.int('SEARCH_WRITE_TIMEOUT_MS'),
+    lockTimeoutMs: r.int('SEARCH_LOCK_TIMEOUT_MS'),
+    maintenanceTimeoutMs: r.int('SEARCH_MAINTENANCE_TIMEOUT_MS'),
+  };
+}
+
+export function indexingConfig(r: EnvReader): IndexingConfig {
+  return {
+    concurrency: r.optInt('INDEXING_CONCURRENCY'),
+    maxFileBytes: r.int('INDEXING_MAX_FILE_BYTES'),
+    workerMaxConcurrentActivities: r.int('WORKER_MAX_CONCURRENT_ACTIVITIES'),
+    unavailableRetryMs: r.int('INDEXING_UNAVAILABLE_RETRY_MS'),
+  };
+}
+
+export function sourcesConfig(r: EnvReader): SourcesConfig {
+  return {
+    s3Endpoint: r.optUrl('S3_ENDPOINT'),
+    s3Region: r.string('S3_REGION'),
+    s3ForcePathStyle: r.bool('S3_FORCE_PATH_STYLE'),
+    s3Bucket: r.optString('S3_BUCKET'),
+    uploadS3Bucket: r.optString('UPLOAD_S3_BUCKET'),
+    uploadMaxFileBytes: r.int('INDEXING_MAX_FILE_BYTES'),
+    graphBaseUrl: r.optUrl('GRAPH_BASE_URL'),
+    msAuthorityHost: r.optUrl('MS_AUTHORITY_HOST'),
+    googleApiRootUrl: r.optUrl('GOOGLE_API_ROOT_URL'),
+    googleTokenUrl: r.optUrl('GOOGLE_TOKEN_URL'),
+    caFile: r.optString('SOURCE_CA_FILE'),
+  };
+}
+
+export function modelsConfig(r: EnvReader): ModelsConfig {
+  return {
+    cohereApiKey: r.optString('COHERE_API_KEY'),
+    cohereBaseUrl: r.optUrl('COHERE_BASE_URL'),
+    cohereEmbedModel: r.string('COHERE_EMBED_MODEL'),
+    cohereChatModel: r.string('COHERE_CHAT_MODEL'),
+    cohereRerankModel: r.optString('COHERE_RERANK_MODEL'),
+    answerProvider: r.oneOf('ANSWER_PROVIDER', [
+      'auto',
+      'extractive',
+      'local-llm',
+      'openai',
+      'cohere',
+    ] as const),
+    openaiBaseUrl: r.optUrl('OPENAI_BASE_URL'),
+    openaiApiKey: r.optString('OPENAI_API_KEY'),
+    openaiModel: r.string('OPENAI_MODEL'),
+    openaiTimeoutMs: r.int('OPENAI_TIMEOUT_MS'),
+    llmModelPath: resolved(r.optPath('LLM_MODEL_PATH')),
+    llmThreads: r.optInt('LLM_THREADS'),
+    llmTimeoutMs: r.int('LLM_TIMEOUT_MS'),
+    localEmbedder: r.oneOf('LOCAL_EMBEDDER', ['auto', 'minilm', 'bge-small', 'hashing'] as const),
+    localEmbedderModelDir: r.optPath('LOCAL_EMBEDDER_MODEL_DIR'),
+    localEmbedderPrecision: r.oneOf('LOCAL_EMBEDDER_PRECISION', ['auto', 'fp32', 'int8'] as const),
+  };
+}
+
+export function mailConfig(r: EnvReader): MailConfig {
+  return { smtpUrl: r.optUrl('SMTP_URL'), from: r.string('MAIL_FROM') };
+}
+
+export function metricsConfig(r: EnvReader): MetricsConfig {
+  return { enabled: r.bool('METRICS_ENABLED'), port: r.port('METRICS_PORT'), host: r.string('METRICS_HOST') };
+}
+
+/** A frozen copy of each slice and of the whole: nothing changes the configuration after load. */
+export function frozenConfig(cfg: AppConfig): AppConfig {
+  const slices = Object.fromEntries(Object.entries(cfg).map(([k, v]) => [k, Object.freeze({ ...v })]));
+  return Object.freeze({ ...cfg, ...slices });
+}
 
 /** Reads and validates the environment. Throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Raw = process.env): AppConfig {
-  const out: Record<string, unknown> = {};
-  for (const v of CONFIG_VARIABLES as readonly ConfigVariable[]) {
-    const raw = env[v.name];
-    const value = raw === undefined || raw === '' ? v.default : raw;
-    out[camel(v.name)] = value === undefined ? undefined : parseValue(v, value);
-  }
-  const cfg = out as unknown as AppConfig;
-  cfg.dataDir = path.resolve(cfg.dataDir);
-  if (cfg.llmModelPath) cfg.llmModelPath = path.resolve(cfg.llmModelPath);
-  if (!!cfg.tlsCertFile !== !!cfg.tlsKeyFile) {
-    throw new ConfigError('Invalid configuration: TLS_CERT_FILE and TLS_KEY_FILE must be set together');
-  }
-  if (cfg.appSecret !== undefined && cfg.appSecret.length < 32) {
-    throw new ConfigError('Invalid configuration: APP_SECRET must be at least 32 characters');
-  }
-  if (cfg.publicBaseUrl !== undefined) cfg.publicBaseUrl = normalisePublicBaseUrl(cfg.publicBaseUrl);
-  // the embedder's own bounds: out of them it would not load, and `auto` would fall back to hashing
-  if (cfg.localEmbedderSessions > 64)
-    throw new ConfigError('Invalid configuration: LOCAL_EMBEDDER_SESSIONS must be an integer 1-64');
-  if (cfg.localEmbedderBatchSize > 256)
-    throw new ConfigError('Invalid configuration: LOCAL_EMBEDDER_BATCH_SIZE must be an integer 1-256');
-  if (cfg.databaseUrl && !/^postgres(ql)?:\/\//.test(cfg.databaseUrl)) {
-    throw new ConfigError('Invalid configuration: DATABASE_URL must be a postgres:// URL');
-  }
-  return cfg;
+  const r = new EnvReader(env);
+  return frozenConfig({
+    core: coreConfig(r),
+    server: serverConfig(r),
+    accounts: accountsConfig(r),
+    database: databaseConfig(r),
+    temporal: temporalConfig(r),
+    search: searchConfig(r),
+    indexing: indexingConfig(r),
+    sources: sourcesConfig(r),
+    models: modelsConfig(r),
+    mail: mailConfig(r),
+    metrics: metricsConfig(r),
+  });
 }
 
 /** `https://host[:port][/prefix]`, no trailing slash; anything else (http, query, credentials) is a ConfigError. */
 function normalisePublicBaseUrl(raw: string): string {
   const u = new URL(raw);
-  const bad = (why: string) => new ConfigError(`Invalid configuration: PUBLIC_BASE_URL ${why}`);
-  if (u.protocol !== 'https:') throw bad('must be an https:// URL (the API serves HTTPS only)');
+  const fail = (why: string) => bad(`PUBLIC_BASE_URL ${why}`);
+  if (u.protocol !== 'https:') throw fail('must be an https:// URL (the API serves HTTPS only)');
   if (u.search || u.hash || u.username || u.password)
-    throw bad('must be a plain https://host[:port][/path] address, without query, fragment or credentials');
+    throw fail('must be a plain https://host[:port][/path] address, without query, fragment or credentials');
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
 /** The base of absolute URLs in responses: PUBLIC_BASE_URL, else the local HTTPS address `npm start` prints. */
-export function publicBaseUrlOf(cfg: AppConfig, httpsPort = cfg.httpsPort): string {
-  return cfg.publicBaseUrl ?? `https://localhost:${httpsPort}`;
+export function publicBaseUrlOf(server: ServerConfig, httpsPort = server.httpsPort): string {
+  return server.publicBaseUrl ?? `https://localhost:${httpsPort}`;
 }
 
 /**
  * Embedded mode keeps a generated APP_SECRET in DATA_DIR so tokens survive restarts. Production
  * must set APP_SECRET explicitly.
  */
-export function resolveAppSecret(cfg: AppConfig): string {
-  if (cfg.appSecret) return cfg.appSecret;
-  if (cfg.nodeEnv === 'production')
-    throw new ConfigError('Invalid configuration: APP_SECRET is required in production');
-  const file = path.join(cfg.dataDir, 'app-secret');
+export function resolveAppSecret(core: CoreConfig): string {
+  if (core.appSecret) return core.appSecret;
+  if (core.nodeEnv === 'production') throw bad('APP_SECRET is required in production');
+  const file = path.join(core.dataDir, 'app-secret');
   if (!fs.existsSync(file)) {
-    fs.mkdirSync(cfg.dataDir, { recursive: true });
+    fs.mkdirSync(core.dataDir, { recursive: true });
     fs.writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
   }
   return fs.readFileSync(file, 'utf8').trim();
+}
+
+/** Changes to some fields of some slices (`withConfig`). */
+export type ConfigPatch = { readonly [K in keyof AppConfig]?: Partial<AppConfig[K]> };
+
+/**
+ * A new frozen configuration: `cfg` with `patch` applied; `cfg` itself is left as it was. For the
+ * embedded stand-ins `npm start` provides (their addresses are known once they run) and for tests
+ * that set a field without an environment variable.
+ */
+export function withConfig(cfg: AppConfig, patch: ConfigPatch): AppConfig {
+  return frozenConfig({
+    core: { ...cfg.core, ...patch.core },
+    server: { ...cfg.server, ...patch.server },
+    accounts: { ...cfg.accounts, ...patch.accounts },
+    database: { ...cfg.database, ...patch.database },
+    temporal: { ...cfg.temporal, ...patch.temporal },
+    search: { ...cfg.search, ...patch.search },
+    indexing: { ...cfg.indexing, ...patch.indexing },
+    sources: { ...cfg.sources, ...patch.sources },
+    models: { ...cfg.models, ...patch.models },
+    mail: { ...cfg.mail, ...patch.mail },
+    metrics: { ...cfg.metrics, ...patch.metrics },
+  });
 }

@@ -7,13 +7,19 @@ import {
   OnApplicationBootstrap,
   OnApplicationShutdown,
 } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { MetricsConfig } from '../config/app-config';
+import { METRICS_CONFIG } from '../config/config.module';
 import { EventLoopWatch, watchEventLoop } from './event-loop-watch';
 import { docqaMetrics } from './metrics';
 import { HealthReporter, MetricsServer, startMetricsServer } from './metrics-server';
 
 let stallWatchRunning = false;
+
+/**
+ * Log "event loop stalled" when a process answered nothing for longer than this, with the share
+ * of the span its own code held the loop (docs/adr/0036-event-loop-stays-responsive.md).
+ */
+export const EVENT_LOOP_STALL_WARN_MS = 1000;
 
 /**
  * Starts the Prometheus endpoint (METRICS_PORT on METRICS_HOST, loopback unless configured) with
@@ -34,7 +40,7 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
     this.healthReporter = reporter;
   }
 
-  constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {}
+  constructor(@Inject(METRICS_CONFIG) private readonly cfg: MetricsConfig) {}
 
   /** Port the endpoint listens on, or undefined when METRICS_ENABLED=false. */
   get port(): number | undefined {
@@ -48,20 +54,20 @@ export class MetricsService implements OnApplicationBootstrap, OnApplicationShut
 
   async onApplicationBootstrap(): Promise<void> {
     // One watch per process (the standalone service holds the api and the worker in one).
-    if (this.cfg.eventLoopStallWarnMs > 0 && !stallWatchRunning) {
+    if (!stallWatchRunning) {
       stallWatchRunning = true;
-      this.eventLoopWatch = watchEventLoop(this.cfg.eventLoopStallWarnMs, ({ ms, busy }) =>
+      this.eventLoopWatch = watchEventLoop(EVENT_LOOP_STALL_WARN_MS, ({ ms, busy }) =>
         this.logger.warn(
           `event loop stalled for ${ms} ms (this process's code held it ${Math.round(busy * 100)}% of that span; ` +
             'near 100%: a long synchronous call here, near 0%: the cores were busy elsewhere)',
         ),
       );
     }
-    if (!this.cfg.metricsEnabled) return;
+    if (!this.cfg.enabled) return;
     docqaMetrics.collectDefaults();
     this.server = await startMetricsServer({
-      host: this.cfg.metricsHost,
-      port: this.cfg.metricsPort,
+      host: this.cfg.host,
+      port: this.cfg.port,
       metrics: docqaMetrics,
       health: () => this.healthReporter,
     });

@@ -1,7 +1,7 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
-import { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { TemporalConfig } from '../config/app-config';
+import { TEMPORAL_CONFIG } from '../config/config.module';
 import { TEMPORAL_CLIENT, TEMPORAL_CONNECTION } from './temporal.constants';
 
 const TEMPORAL_CONNECTION_STATE = Symbol('TEMPORAL_CONNECTION_STATE');
@@ -42,11 +42,11 @@ class TemporalConnectionCloser implements OnApplicationShutdown {
     },
     {
       provide: TEMPORAL_CONNECTION,
-      inject: [APP_CONFIG, TEMPORAL_CONNECTION_STATE],
-      useFactory: (cfg: AppConfig, state: ConnectionState) => {
+      inject: [TEMPORAL_CONFIG, TEMPORAL_CONNECTION_STATE],
+      useFactory: (temporal: TemporalConfig, state: ConnectionState) => {
         const retry = defaultGrpcRetryOptions();
         return Connection.lazy({
-          address: cfg.temporalAddress ?? 'localhost:7233',
+          address: temporal.address ?? 'localhost:7233',
           connectTimeout: '5s',
           interceptors: [
             makeGrpcRetryInterceptor({
@@ -60,9 +60,9 @@ class TemporalConnectionCloser implements OnApplicationShutdown {
     },
     {
       provide: TEMPORAL_CLIENT,
-      inject: [TEMPORAL_CONNECTION, APP_CONFIG],
-      useFactory: (connection: Connection, cfg: AppConfig) =>
-        new Client({ connection, namespace: cfg.temporalNamespace }),
+      inject: [TEMPORAL_CONNECTION, TEMPORAL_CONFIG],
+      useFactory: (connection: Connection, temporal: TemporalConfig) =>
+        new Client({ connection, namespace: temporal.namespace }),
     },
     TemporalConnectionCloser,
   ],

@@ -1,16 +1,9 @@
-import type { AppConfig } from '../config/app-config';
-
 /**
- * Nice value of CPU-heavy background threads (embedding, PDF extraction) when
- * BACKGROUND_THREADS_LOW_PRIORITY is on: under the scheduler's weights a nice-0 thread gets about
- * 90 % of a core it shares with a nice-10 one, so the event loop stays responsive during indexing.
+ * Nice value of CPU-heavy background threads (embedding, PDF extraction): under the scheduler's
+ * weights a nice-0 thread gets about 90 % of a core it shares with a nice-10 one, so the event loop
+ * stays responsive during indexing (docs/adr/0036-event-loop-stays-responsive.md).
  */
 export const BACKGROUND_NICE = 10;
-
-/** The nice value background threads get under this configuration (0: normal priority). */
-export function backgroundNice(cfg: Pick<AppConfig, 'backgroundThreadsLowPriority'>): number {
-  return cfg.backgroundThreadsLowPriority ? BACKGROUND_NICE : 0;
-}
 
 /**
  * Source for the top of an eval'd worker thread whose `workerData.nice` is its nice value. On Linux

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { AppConfig, backgroundNice, ConfigError, docqaCacheDir } from '@docqa/common';
+import { AppConfig, BACKGROUND_NICE, ConfigError, docqaCacheDir, LocalEmbedderSetting } from '@docqa/common';
+import { LOCAL_EMBEDDER_BATCH_SIZE, LOCAL_EMBEDDER_SESSIONS, LOCAL_EMBEDDER_THREADS } from '../tuning';
 import type { Embedder } from '../embedder.port';
 import { LocalHashingEmbedder } from '../local-hashing.embedder';
 import {
@@ -13,7 +14,7 @@ import {
 import { OnnxEmbedder } from './onnx.embedder';
 
 /** The models a LOCAL_EMBEDDER setting tries, in order: the named one, or (`auto`) the default first. */
-export function localEmbedderCandidates(setting: AppConfig['localEmbedder']): LocalEmbedderModel[] {
+export function localEmbedderCandidates(setting: LocalEmbedderSetting): LocalEmbedderModel[] {
   if (setting === 'hashing') return [];
   if (setting !== 'auto') return [setting];
   const others = (Object.keys(LOCAL_EMBEDDER_MODELS) as LocalEmbedderModel[]).filter(
@@ -32,22 +33,27 @@ export async function loadLocalEmbedder(
   cfg: AppConfig,
   log = new Logger('EmbeddingsModule'),
 ): Promise<Embedder> {
-  if (cfg.localEmbedder === 'hashing') return new LocalHashingEmbedder();
+  if (cfg.models.localEmbedder === 'hashing') return new LocalHashingEmbedder();
   const load = (dir: string) =>
     OnnxEmbedder.load({
       dir,
-      sessions: cfg.localEmbedderSessions,
-      threads: cfg.localEmbedderThreads,
-      batchSize: cfg.localEmbedderBatchSize,
-      precision: cfg.localEmbedderPrecision,
-      nice: backgroundNice(cfg),
+      sessions: LOCAL_EMBEDDER_SESSIONS,
+      threads: LOCAL_EMBEDDER_THREADS,
+      batchSize: LOCAL_EMBEDDER_BATCH_SIZE,
+      precision: cfg.models.localEmbedderPrecision,
+      nice: BACKGROUND_NICE,
     });
-  const candidates = localEmbedderCandidates(cfg.localEmbedder);
-  const dirs: Array<{ model?: LocalEmbedderModel; dir: string }> = cfg.localEmbedderModelDir
-    ? [{ model: cfg.localEmbedder === 'auto' ? undefined : candidates[0], dir: cfg.localEmbedderModelDir }]
+  const candidates = localEmbedderCandidates(cfg.models.localEmbedder);
+  const dirs: Array<{ model?: LocalEmbedderModel; dir: string }> = cfg.models.localEmbedderModelDir
+    ? [
+        {
+          model: cfg.models.localEmbedder === 'auto' ? undefined : candidates[0],
+          dir: cfg.models.localEmbedderModelDir,
+        },
+      ]
     : candidates.map((model) => ({
         model,
-        dir: defaultLocalModelDir(docqaCacheDir(cfg.docqaCacheDir), model),
+        dir: defaultLocalModelDir(docqaCacheDir(cfg.core.docqaCacheDir), model),
       }));
   let failure: { err: unknown; model?: LocalEmbedderModel } | undefined;
   for (const { model, dir } of dirs) {
@@ -59,7 +65,7 @@ export async function loadLocalEmbedder(
           `${dir} holds ${e.manifest.name}, not ${LOCAL_EMBEDDER_MODELS[model].name}`,
         );
       }
-      if (cfg.localEmbedder === 'auto' && model && model !== DEFAULT_LOCAL_EMBEDDER)
+      if (cfg.models.localEmbedder === 'auto' && model && model !== DEFAULT_LOCAL_EMBEDDER)
         log.warn(
           `The default embedding model ${LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].name} is not installed; ` +
             `running ${e.manifest.name}. ${localEmbedderInstallHint(DEFAULT_LOCAL_EMBEDDER)}`,
@@ -68,14 +74,14 @@ export async function loadLocalEmbedder(
     } catch (err) {
       // the first failure is the one to report (the default model's, under auto)
       failure ??= { err, model };
-      if (cfg.localEmbedder !== 'auto') break;
+      if (cfg.models.localEmbedder !== 'auto') break;
     }
   }
   const err = failure?.err;
   const reason = err instanceof Error ? err.message : String(err);
   const hint = localEmbedderInstallHint(failure?.model ?? DEFAULT_LOCAL_EMBEDDER);
-  if (cfg.localEmbedder !== 'auto')
-    throw new ConfigError(`LOCAL_EMBEDDER=${cfg.localEmbedder}: ${reason}. ${hint}`);
+  if (cfg.models.localEmbedder !== 'auto')
+    throw new ConfigError(`LOCAL_EMBEDDER=${cfg.models.localEmbedder}: ${reason}. ${hint}`);
   // /version is public: the warning names no path; the log line has the details
   const what =
     err instanceof LocalModelMissingError

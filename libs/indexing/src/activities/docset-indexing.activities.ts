@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { INDEXING_CONFIG, IndexingConfig } from '@docqa/common';
 import type { RunStatus } from '@docqa/db';
 import { PlanCounts } from '../persistence/run-planning.store';
 import { DocsetPipeline, ListedPage } from '../pipeline/docset-pipeline';
@@ -16,9 +16,9 @@ export class DocsetIndexingActivities {
 
   constructor(
     private readonly pipeline: DocsetPipeline,
-    @Inject(APP_CONFIG) cfg: AppConfig,
+    @Inject(INDEXING_CONFIG) indexing: IndexingConfig,
   ) {
-    this.retryMs = cfg.indexingUnavailableRetryMs;
+    this.retryMs = indexing.unavailableRetryMs;
   }
 
   /** Lists one page of the source into the run's staged listing. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { INDEXING_CONFIG, IndexingConfig } from '@docqa/common';
 import { Context } from '@temporalio/activity';
 import { describeOcrProgress } from '../extraction/ocr/page-selection';
 import { DocumentPipeline, SmallDocumentResult } from '../pipeline/document-pipeline';
@@ -27,9 +27,9 @@ export class DocumentIndexingActivities {
 
   constructor(
     private readonly pipeline: DocumentPipeline,
-    @Inject(APP_CONFIG) cfg: AppConfig,
+    @Inject(INDEXING_CONFIG) indexing: IndexingConfig,
   ) {
-    this.retryMs = cfg.indexingUnavailableRetryMs;
+    this.retryMs = indexing.unavailableRetryMs;
   }
 
   /**

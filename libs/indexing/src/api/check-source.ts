@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DocsetCatalog } from '@docqa/catalog';
-import { APP_CONFIG, AppConfig, DomainError, ErrorCode } from '@docqa/common';
+import { DomainError, ErrorCode, INDEXING_CONFIG, IndexingConfig } from '@docqa/common';
 import {
   fileTypeOf,
   INDEXABLE_FILE_TYPES,
@@ -39,7 +39,7 @@ export class CheckSource {
     private readonly docsets: DocsetCatalog,
     private readonly connectors: SourceConnectorRegistry,
     private readonly sync: SourceSync,
-    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+    @Inject(INDEXING_CONFIG) private readonly indexing: IndexingConfig,
   ) {}
 
   async check(accountId: number, cmd: CheckSourceCommand): Promise<SourceCheckResult> {
@@ -52,7 +52,7 @@ export class CheckSource {
     const found = await this.countSupported(connector, credentials, types);
     const existingDocumentCount = await this.docsets.documentCount(accountId, cmd.docSetName);
     const tooLarge = found.tooLarge
-      ? ` (${found.tooLarge} larger than ${fileLimitText(this.cfg.indexingMaxFileBytes)}: they will end ERROR)`
+      ? ` (${found.tooLarge} larger than ${fileLimitText(this.indexing.maxFileBytes)}: they will end ERROR)`
       : '';
     return {
       sourceFileCount: found.count,
@@ -105,7 +105,7 @@ export class CheckSource {
           if (!t || !types.has(t)) continue;
           found.count++;
           found.byType[t] = (found.byType[t] ?? 0) + 1;
-          if (o.sizeBytes > this.cfg.indexingMaxFileBytes) found.tooLarge++;
+          if (o.sizeBytes > this.indexing.maxFileBytes) found.tooLarge++;
         }
         token = page.nextPageToken;
       } while (token);

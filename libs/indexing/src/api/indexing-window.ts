@@ -1,4 +1,4 @@
-import type { AppConfig } from '@docqa/common';
+import type { IndexingConfig, SearchConfig } from '@docqa/common';
 
 /**
  * Documents a run indexes at once when INDEXING_CONCURRENCY is unset. The embedded defaults run the
@@ -11,6 +11,10 @@ import type { AppConfig } from '@docqa/common';
 export const EMBEDDED_ENGINE_WINDOW = 16;
 export const ELASTICSEARCH_WINDOW = 64;
 
-export function indexingWindow(cfg: Pick<AppConfig, 'indexingConcurrency' | 'elasticsearchUrl'>): number {
-  return cfg.indexingConcurrency ?? (cfg.elasticsearchUrl ? ELASTICSEARCH_WINDOW : EMBEDDED_ENGINE_WINDOW);
+/** INDEXING_CONCURRENCY, else the window of the configured search engine. */
+export function indexingWindow(
+  indexing: Pick<IndexingConfig, 'concurrency'>,
+  search: Pick<SearchConfig, 'elasticsearchUrl'>,
+): number {
+  return indexing.concurrency ?? (search.elasticsearchUrl ? ELASTICSEARCH_WINDOW : EMBEDDED_ENGINE_WINDOW);
 }

@@ -5,7 +5,15 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
 } from '@temporalio/client';
-import { APP_CONFIG, AppConfig, TEMPORAL_CLIENT } from '@docqa/common';
+import {
+  INDEXING_CONFIG,
+  IndexingConfig,
+  SEARCH_CONFIG,
+  SearchConfig,
+  TEMPORAL_CLIENT,
+  TEMPORAL_CONFIG,
+  TemporalConfig,
+} from '@docqa/common';
 import type { SourceType } from '@docqa/db';
 import {
   docsetWorkflowId,
@@ -19,6 +27,12 @@ import { indexingWindow } from './indexing-window';
 
 /** How long starting the docset workflow may take before the request answers 503. */
 const START_DEADLINE_MS = 10_000;
+/**
+ * Per-document child workflows one docset workflow run starts before it continues-as-new: keeps
+ * its event history well inside Temporal's limits (docs/indexing.md; 1,000 files with
+ * continue-as-new: test/indexing/large-docset).
+ */
+export const INDEXING_CHILDREN_PER_RUN = 200;
 /**
  * Pause between starts refused because Temporal does not know the namespace yet. A namespace just
  * created (the embedded dev server creates its own as it starts) is unknown to the frontend for up
@@ -78,7 +92,9 @@ export class IndexingWorkflowClient {
 
   constructor(
     @Inject(TEMPORAL_CLIENT) private readonly temporal: Client,
-    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+    @Inject(INDEXING_CONFIG) private readonly indexing: IndexingConfig,
+    @Inject(TEMPORAL_CONFIG) private readonly temporalConfig: TemporalConfig,
+    @Inject(SEARCH_CONFIG) private readonly search: SearchConfig,
   ) {}
 
   /**
@@ -150,7 +166,7 @@ export class IndexingWorkflowClient {
         if (!namespaceNotReady(err) || left <= NAMESPACE_RETRY_MS) throw err;
         if (attempt === 0)
           this.logger.warn(
-            { namespace: this.cfg.temporalNamespace, runId: run.runId },
+            { namespace: this.temporalConfig.namespace, runId: run.runId },
             `Temporal does not know the namespace yet; the start is tried again for up to ${Math.round(left / 1000)} s`,
           );
         await new Promise((r) => setTimeout(r, NAMESPACE_RETRY_MS));
@@ -167,15 +183,15 @@ export class IndexingWorkflowClient {
       docSetName,
       sourceType,
       kind,
-      windowSize: indexingWindow(this.cfg),
-      childrenPerRun: this.cfg.indexingChildrenPerRun,
+      windowSize: indexingWindow(this.indexing, this.search),
+      childrenPerRun: this.indexing.childrenPerRun ?? INDEXING_CHILDREN_PER_RUN,
     };
     const what = kind === 'retry' ? `Retry document ${options.documentId}` : `Index ${sourceType} source`;
     // A deadline bounds the SDK's gRPC retries: with Temporal down the request answers 503 in
     // seconds instead of hanging (test/faults).
     return this.temporal.withDeadline(deadline, () =>
       this.temporal.workflow.start<IndexDocsetWorkflow>(INDEX_DOCSET_WORKFLOW, {
-        taskQueue: this.cfg.temporalTaskQueue,
+        taskQueue: this.temporalConfig.taskQueue,
         workflowId: docsetWorkflowId(accountId, docSetName),
         args: [input],
         workflowIdConflictPolicy: 'FAIL',

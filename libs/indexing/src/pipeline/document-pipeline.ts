@@ -1,7 +1,7 @@
 import { filingMetadata, FilingMetadata } from '@docqa/text';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { abortable, APP_CONFIG, AppConfig, docqaMetrics, embeddingSpaceKey } from '@docqa/common';
+import { abortable, docqaMetrics, embeddingSpaceKey, INDEXING_CONFIG, IndexingConfig } from '@docqa/common';
 import { Embedder, EMBEDDER } from '@docqa/embeddings';
 import { ChunkRecord, hasMaintenance, SEARCH_INDEX, SearchIndex, searchWritesBlocked } from '@docqa/search';
 import { DocumentChunk, contextFields } from '../chunking/document-chunks';
@@ -91,7 +91,7 @@ export class DocumentPipeline {
     private readonly preparer: DocumentPreparer,
     @Inject(SEARCH_INDEX) private readonly search: SearchIndex,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
-    @Inject(APP_CONFIG) private readonly cfg: AppConfig,
+    @Inject(INDEXING_CONFIG) private readonly indexing: IndexingConfig,
   ) {}
 
   /**
@@ -198,7 +198,7 @@ export class DocumentPipeline {
     const run = await this.runs.getRun(runId);
     if (!run) throw new RunGoneError('The run of this document no longer exists');
     const { connector, credentials } = this.credentials.resolve(run);
-    const limit = this.cfg.indexingMaxFileBytes;
+    const limit = this.indexing.maxFileBytes;
     assertWithinFileLimit(doc.sizeBytes, limit);
     // The connectors bound a download by their own time limits; a cancelled step stops waiting now.
     const { data } = await abortable(

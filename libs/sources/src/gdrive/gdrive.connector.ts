@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { drive, drive_v3 } from '@googleapis/drive';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { SOURCES_CONFIG, SourcesConfig } from '@docqa/common';
 import type { SourceType } from '@docqa/db';
 import { decodeListCursor, encodeListCursor } from '../http/list-cursor';
 import { createSourceFetch, SourceFetch } from '../http/source-fetch';
@@ -9,6 +9,7 @@ import { ChangesPage, IncrementalSourceConnector, ListedObject } from '../increm
 import { DownloadedFile, SourceError, SourcePage } from '../source.port';
 import { GoogleDriveCredentials, parseGoogleDriveCredentials } from './gdrive-credentials';
 import { DEFAULT_GOOGLE_TOKEN_URL, ServiceAccountTokens } from './service-account-token';
+import { SOURCE_REQUEST_TIMEOUT_MS } from '../source-deadlines';
 
 export const DEFAULT_GOOGLE_API_ROOT_URL = 'https://www.googleapis.com/';
 const FOLDER = 'application/vnd.google-apps.folder';
@@ -111,13 +112,13 @@ export class GoogleDriveConnector implements IncrementalSourceConnector<GoogleDr
   private readonly fetchFn: SourceFetch;
   private readonly timeoutMs: number;
 
-  constructor(@Inject(APP_CONFIG) cfg: AppConfig) {
-    this.timeoutMs = cfg.sourceRequestTimeoutMs;
-    this.fetchFn = createSourceFetch(cfg.sourceCaFile);
-    const rootUrl = (cfg.googleApiRootUrl ?? DEFAULT_GOOGLE_API_ROOT_URL).replace(/\/*$/, '/');
+  constructor(@Inject(SOURCES_CONFIG) sources: SourcesConfig) {
+    this.timeoutMs = sources.requestTimeoutMs ?? SOURCE_REQUEST_TIMEOUT_MS;
+    this.fetchFn = createSourceFetch(sources.caFile);
+    const rootUrl = (sources.googleApiRootUrl ?? DEFAULT_GOOGLE_API_ROOT_URL).replace(/\/*$/, '/');
     this.api = drive({ version: 'v3', rootUrl, fetchImplementation: this.fetchFn } as drive_v3.Options);
     this.tokens = new ServiceAccountTokens(
-      cfg.googleTokenUrl ?? DEFAULT_GOOGLE_TOKEN_URL,
+      sources.googleTokenUrl ?? DEFAULT_GOOGLE_TOKEN_URL,
       this.fetchFn,
       this.timeoutMs,
     );

@@ -7,7 +7,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { SOURCES_CONFIG, SourcesConfig } from '@docqa/common';
 import type { SourceType } from '@docqa/db';
 import { DownloadedFile, SourceConnector, SourceError, SourcePage } from '../source.port';
 import { parseS3Credentials, S3Credentials } from './s3-credentials';
@@ -47,10 +47,10 @@ export class S3Connector implements SourceConnector<S3Credentials>, OnModuleDest
   readonly sourceType: SourceType = 'S3';
   private readonly clients = new Map<string, S3Client>();
 
-  constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {}
+  constructor(@Inject(SOURCES_CONFIG) private readonly sources: SourcesConfig) {}
 
   parseCredentials(raw: unknown): S3Credentials {
-    return parseS3Credentials(raw, this.cfg.s3Bucket);
+    return parseS3Credentials(raw, this.sources.s3Bucket);
   }
 
   scopeOf(c: S3Credentials): string {
@@ -123,9 +123,9 @@ export class S3Connector implements SourceConnector<S3Credentials>, OnModuleDest
     let client = this.clients.get(key);
     if (!client) {
       client = new S3Client({
-        region: c.region ?? this.cfg.s3Region,
-        endpoint: this.cfg.s3Endpoint,
-        forcePathStyle: this.cfg.s3ForcePathStyle,
+        region: c.region ?? this.sources.s3Region,
+        endpoint: this.sources.s3Endpoint,
+        forcePathStyle: this.sources.s3ForcePathStyle,
         credentials: c.accessKeyId
           ? {
               accessKeyId: c.accessKeyId,

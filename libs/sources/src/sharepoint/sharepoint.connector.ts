@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Client, ResponseType } from '@microsoft/microsoft-graph-client';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { SOURCES_CONFIG, SourcesConfig } from '@docqa/common';
 import type { SourceType } from '@docqa/db';
 import { decodeListCursor, encodeListCursor } from '../http/list-cursor';
 import { createSourceFetch, SourceFetch } from '../http/source-fetch';
@@ -10,6 +10,7 @@ import { DownloadedFile, SourceError, SourcePage } from '../source.port';
 import { createGraphClient, graphStatus, relativeGraphLink, toGraphSourceError } from './graph-client';
 import { DEFAULT_AUTHORITY_HOST, DEFAULT_GRAPH_BASE_URL, GraphTokenProvider } from './graph-token-provider';
 import { parseSharePointCredentials, SharePointCredentials } from './sharepoint-credentials';
+import { SOURCE_REQUEST_TIMEOUT_MS } from '../source-deadlines';
 
 /** Fields of a driveItem this connector reads (Graph returns only what is selected). */
 const ITEM_FIELDS = 'id,name,size,eTag,cTag,lastModifiedDateTime,webUrl,file,folder,parentReference,deleted';
@@ -96,12 +97,12 @@ export class SharePointConnector implements IncrementalSourceConnector<SharePoin
   /** Per request; for a download, the longest wait for the next byte (large files take longer). */
   private readonly timeoutMs: number;
 
-  constructor(@Inject(APP_CONFIG) cfg: AppConfig) {
-    this.timeoutMs = cfg.sourceRequestTimeoutMs;
-    this.graphBaseUrl = (cfg.graphBaseUrl ?? DEFAULT_GRAPH_BASE_URL).replace(/\/+$/, '');
-    this.fetchFn = createSourceFetch(cfg.sourceCaFile);
+  constructor(@Inject(SOURCES_CONFIG) sources: SourcesConfig) {
+    this.timeoutMs = sources.requestTimeoutMs ?? SOURCE_REQUEST_TIMEOUT_MS;
+    this.graphBaseUrl = (sources.graphBaseUrl ?? DEFAULT_GRAPH_BASE_URL).replace(/\/+$/, '');
+    this.fetchFn = createSourceFetch(sources.caFile);
     this.tokens = new GraphTokenProvider(
-      cfg.msAuthorityHost ?? DEFAULT_AUTHORITY_HOST,
+      sources.msAuthorityHost ?? DEFAULT_AUTHORITY_HOST,
       `${new URL(this.graphBaseUrl).origin}/.default`,
       this.fetchFn,
     );

@@ -8,7 +8,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import type { AppConfig } from '@docqa/common';
+import type { SourcesConfig } from '@docqa/common';
 import type { SourceOwner } from '../source.port';
 import { toSourceError } from '../s3/s3.connector';
 import { docsetStoreKey } from './upload-names';
@@ -25,7 +25,7 @@ export class S3UploadStore implements UploadStore {
 
   constructor(
     private readonly bucket: string,
-    cfg: Pick<AppConfig, 's3Endpoint' | 's3Region' | 's3ForcePathStyle'>,
+    cfg: Pick<SourcesConfig, 's3Endpoint' | 's3Region' | 's3ForcePathStyle'>,
   ) {
     this.client = new S3Client({
       region: cfg.s3Region,

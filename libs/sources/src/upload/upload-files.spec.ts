@@ -3,8 +3,10 @@ import { loadConfig } from '@docqa/common';
 import { UploadFiles } from './upload-files';
 
 describe('UploadFiles', () => {
-  const files = (env: Record<string, string>) =>
-    new UploadFiles(loadConfig({ DATA_DIR: os.tmpdir(), APP_SECRET: 'x'.repeat(32), ...env }));
+  const files = (env: Record<string, string>) => {
+    const cfg = loadConfig({ DATA_DIR: os.tmpdir(), APP_SECRET: 'x'.repeat(32), ...env });
+    return new UploadFiles(cfg.core, cfg.sources);
+  };
 
   it('uses the data directory by default and the bucket when UPLOAD_S3_BUCKET is set', () => {
     expect(files({}).store.kind).toBe('directory');

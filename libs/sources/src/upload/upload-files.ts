@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '@docqa/common';
+import { CORE_CONFIG, CoreConfig, SOURCES_CONFIG, SourcesConfig } from '@docqa/common';
 import { DirectoryUploadStore } from './directory-upload-store';
 import { S3UploadStore } from './s3-upload-store';
 import { UploadStaging } from './upload-staging';
@@ -11,17 +11,23 @@ import type { UploadStore } from './upload-store.port';
  * staging folder of requests in flight (DATA_DIR/uploads/.staging, local to the API process) and
  * the request limits.
  */
+/** Files one upload request may carry; more gets 413 and nothing is stored (docs/sources.md). */
+export const UPLOAD_MAX_FILES = 100;
+
 @Injectable()
 export class UploadFiles implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('UploadFiles');
   readonly store: UploadStore;
   private readonly stagingRoot: string;
 
-  constructor(@Inject(APP_CONFIG) private readonly cfg: AppConfig) {
-    const root = path.join(cfg.dataDir, 'uploads');
+  constructor(
+    @Inject(CORE_CONFIG) private readonly core: CoreConfig,
+    @Inject(SOURCES_CONFIG) private readonly sources: SourcesConfig,
+  ) {
+    const root = path.join(core.dataDir, 'uploads');
     this.stagingRoot = path.join(root, '.staging');
-    this.store = cfg.uploadS3Bucket
-      ? new S3UploadStore(cfg.uploadS3Bucket, cfg)
+    this.store = sources.uploadS3Bucket
+      ? new S3UploadStore(sources.uploadS3Bucket, sources)
       : new DirectoryUploadStore(root);
   }
 
@@ -30,11 +36,14 @@ export class UploadFiles implements OnModuleInit, OnModuleDestroy {
    * there the directory store would lose files between them, so uploads need UPLOAD_S3_BUCKET.
    */
   get enabled(): boolean {
-    return this.store.kind === 's3' || this.cfg.nodeEnv !== 'production';
+    return this.store.kind === 's3' || this.core.nodeEnv !== 'production';
   }
 
   get limits(): { maxFiles: number; maxFileBytes: number } {
-    return { maxFiles: this.cfg.uploadMaxFiles, maxFileBytes: this.cfg.uploadMaxFileBytes };
+    return {
+      maxFiles: this.sources.uploadMaxFiles ?? UPLOAD_MAX_FILES,
+      maxFileBytes: this.sources.uploadMaxFileBytes,
+    };
   }
 
   openStaging(): Promise<UploadStaging> {

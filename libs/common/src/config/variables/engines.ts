@@ -53,14 +53,6 @@ export const ENGINES_VARIABLES = [
       'Name of the Elasticsearch chunk alias and prefix of its versioned indices and templates (`<prefix>-v<n>-<embedder>-<dims>`).',
   },
   {
-    name: 'SEARCH_FUSION',
-    kind: 'enum',
-    values: ['convex', 'rrf'],
-    default: 'convex',
-    description:
-      "How hybrid search fuses BM25 and vector results: `convex` (min-max normalised scores averaged with the embedder's vector weight) or `rrf` (reciprocal rank, k = 60). convex ranked better on both engines (docs/benchmarks/search.md).",
-  },
-  {
     name: 'S3_ENDPOINT',
     kind: 'url',
     description: 'S3 endpoint override (S3-compatible stores). Unset: AWS.',
@@ -82,18 +74,5 @@ export const ENGINES_VARIABLES = [
     kind: 'string',
     description:
       "Bucket of the upload store (POST /index/upload), reached with the S3_* settings and the server's own AWS identity. Unset: files under DATA_DIR/uploads; in production uploads then answer 503.",
-  },
-  {
-    name: 'UPLOAD_MAX_FILES',
-    kind: 'int',
-    default: '100',
-    description: 'Files one upload request may carry; more gets 413 and nothing is stored.',
-  },
-  {
-    name: 'UPLOAD_MAX_FILE_BYTES',
-    kind: 'int',
-    default: '104857600',
-    description:
-      'Largest uploaded file; a larger one gets 413 and nothing of the request is stored. Files above INDEXING_MAX_FILE_BYTES would be stored but end ERROR, so keep it at most that.',
   },
 ] as const satisfies readonly ConfigVariable[];

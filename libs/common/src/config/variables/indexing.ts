@@ -9,13 +9,6 @@ export const INDEXING_VARIABLES = [
       'Documents one docset run indexes at once (the window of child workflows). Unset: 16 with the embedded engine, 64 with Elasticsearch (docs/benchmarks/sharepoint.md).',
   },
   {
-    name: 'INDEXING_CHILDREN_PER_RUN',
-    kind: 'int',
-    default: '200',
-    description:
-      'Per-document child workflows one docset workflow run starts before it continues-as-new (keeps its history bounded).',
-  },
-  {
     name: 'INDEXING_MAX_FILE_BYTES',
     kind: 'int',
     default: '104857600',
@@ -28,13 +21,6 @@ export const INDEXING_VARIABLES = [
     default: '100',
     description:
       'Activity slots of one worker process: how many indexing steps it runs at once. A step that stops answering frees its slot at its deadline or cancellation.',
-  },
-  {
-    name: 'INDEXING_STALL_AFTER_MS',
-    kind: 'int',
-    default: '120000',
-    description:
-      'Health reports `indexing` down (503 on /health and /health/ready) when activities waited longer than this to start while none progressed: the worker is wedged.',
   },
   {
     name: 'INDEXING_UNAVAILABLE_RETRY_MS',
@@ -70,27 +56,6 @@ export const INDEXING_VARIABLES = [
     default: '600000',
     description:
       'Embedded engine: deadline of index maintenance (compaction, folding new rows into the indices). Past it an error is logged and health reports search down until it ends.',
-  },
-  {
-    name: 'SEARCH_EMBEDDED_CACHE_MB',
-    kind: 'int',
-    default: '256',
-    description:
-      "Embedded engine: memory its caches may hold, in MiB (briefly up to about 1.5x). The engine's own default (7 GiB) grew the process about 100 MB per 1,000 writes.",
-  },
-  {
-    name: 'SEARCH_EMBEDDED_RELEASE_MEMORY',
-    kind: 'bool',
-    default: 'true',
-    description:
-      "Embedded engine: after each maintenance run, give freed memory back to the system (glibc's malloc_trim, about 16 ms; nothing on other C libraries). Without it a 100,000-file library peaked about 230 MB higher.",
-  },
-  {
-    name: 'HEALTH_CHECK_TIMEOUT_MS',
-    kind: 'int',
-    default: '3000',
-    description:
-      'Deadline of each dependency probe of /health and /health/ready (Postgres query, Temporal, search read and write probes); a probe past it reports its part down.',
   },
   {
     name: 'SHUTDOWN_TIMEOUT_MS',

@@ -93,11 +93,4 @@ export const SERVER_VARIABLES = [
     default: '10',
     description: 'Maximum connections per process (the embedded PGlite uses 1).',
   },
-  {
-    name: 'DATABASE_POOL_WAIT_MS',
-    kind: 'int',
-    default: '20000',
-    description:
-      'Longest wait for a free pool connection; past it the request answers 503 DEPENDENCY_UNAVAILABLE and an indexing step fails as retryable.',
-  },
 ] as const satisfies readonly ConfigVariable[];

@@ -3,12 +3,6 @@ import type { ConfigVariable } from '../config.schema';
 /** Streaming, mail, chatbot, SaaS endpoints, metrics and request limits. */
 export const SURFACES_VARIABLES = [
   {
-    name: 'SSE_KEEPALIVE_MS',
-    kind: 'int',
-    default: '10000',
-    description: 'Interval of keep-alive comments on streamed answers (Server-Sent Events), in milliseconds.',
-  },
-  {
     name: 'SMTP_URL',
     kind: 'url',
     secret: true,
@@ -20,32 +14,6 @@ export const SURFACES_VARIABLES = [
     default: 'DocQA <no-reply@docqa.invalid>',
     description:
       'From address of support e-mail (the requester goes into Reply-To). Use an address your SMTP relay may send as.',
-  },
-  {
-    name: 'MAIL_OUTBOX_POLL_MS',
-    kind: 'int',
-    default: '2000',
-    description:
-      'How often each api process polls the mail outbox for messages due for delivery, in milliseconds.',
-  },
-  {
-    name: 'MAIL_RETRY_BASE_MS',
-    kind: 'int',
-    default: '5000',
-    description:
-      'First retry delay of a support e-mail that SMTP did not accept; doubles on each attempt up to MAIL_RETRY_MAX_MS.',
-  },
-  {
-    name: 'MAIL_RETRY_MAX_MS',
-    kind: 'int',
-    default: '900000',
-    description: 'Longest delay between delivery attempts of one support e-mail, in milliseconds.',
-  },
-  {
-    name: 'CHATBOT_FILE_LINK_TTL_SECONDS',
-    kind: 'int',
-    default: '86400',
-    description: 'Lifetime of the signed file links in chatbot citations (`source`), in seconds.',
   },
   {
     name: 'GRAPH_BASE_URL',
@@ -74,13 +42,6 @@ export const SURFACES_VARIABLES = [
       'PEM file of extra certificate authorities trusted for SharePoint and Google Drive connections (a TLS-inspecting proxy or a private endpoint). Unset: the system roots only.',
   },
   {
-    name: 'SOURCE_REQUEST_TIMEOUT_MS',
-    kind: 'int',
-    default: '60000',
-    description:
-      'Time limit of one request to SharePoint or Google Drive (a download: with no byte received); the run retries, then fails with the reason.',
-  },
-  {
     name: 'METRICS_ENABLED',
     kind: 'bool',
     default: 'true',
@@ -92,13 +53,6 @@ export const SURFACES_VARIABLES = [
     kind: 'port',
     default: '9464',
     description: 'Port of the plain-HTTP Prometheus endpoint (on METRICS_HOST). 0 picks a free port (tests).',
-  },
-  {
-    name: 'EVENT_LOOP_STALL_WARN_MS',
-    kind: 'int',
-    default: '1000',
-    description:
-      'Log "event loop stalled" when a process answered nothing for longer than this, with how much of the span its own code held the loop (near 1: a long synchronous call; near 0: other processes took the cores). 0 turns the watch off.',
   },
   {
     name: 'METRICS_HOST',
@@ -118,10 +72,5 @@ export const SURFACES_VARIABLES = [
     kind: 'bool',
     default: 'false',
     description: 'Require user.terms_of_service=true at registration.',
-  },
-  {
-    name: 'GIT_COMMIT',
-    kind: 'string',
-    description: 'Commit reported by /version. Unset: read from .git when present.',
   },
 ] as const satisfies readonly ConfigVariable[];
