@@ -1,4 +1,4 @@
-import { dateTokens, STATEMENT_LABEL, statementsNamed, statePostalCodes, withPeriodTerms } from '@docqa/text';
+import { dateTokens, STATEMENT_LABEL, statementsAsked, statePostalCodes, withPeriodTerms } from '@docqa/text';
 import { convexFusion, DEFAULT_FUSION_METHOD, reciprocalRankFusion, RRF_K } from './fusion';
 import {
   DEFAULT_ROUTING,
@@ -211,7 +211,7 @@ export async function runLegs(
   // A question that names a financial statement ("... shown in the cash flow statement") gets
   // that statement's pages (labelled at indexing, libs/text statements.ts) of the routed
   // documents as candidates, and they weigh more in the fusion.
-  const labels = statementsNamed(q.text).map((k) => STATEMENT_LABEL[k]);
+  const labels = statementsAsked(q.text).map((k) => STATEMENT_LABEL[k]);
   const [routedBm25, routedVector, statementHits] = await Promise.all([
     routed.length ? legs.bm25({ ...q, documentIds: routed }, depth) : Promise.resolve([]),
     routed.length ? legs.vector({ ...vq, documentIds: routed }, depth) : Promise.resolve([]),

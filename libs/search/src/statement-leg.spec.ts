@@ -51,9 +51,20 @@ describe('runSearch: the statement a question names', () => {
     expect(out.map((h) => h.chunk.id)).not.toContain('58');
   });
 
-  it('changes nothing for a question that names no statement', async () => {
+  it('reads the statement from the metric a question names', async () => {
     const texts: string[] = [];
     const out = await runSearch({ ...q, text: 'What was capital expenditure in 2018?' }, legs(texts), 1);
+    expect(texts).toContain('Cash flow statement');
+    expect(out[0].chunk.id).toBe('60');
+  });
+
+  it('changes nothing for a question that names no statement or metric', async () => {
+    const texts: string[] = [];
+    const out = await runSearch(
+      { ...q, text: 'What did the company invest in during 2018?' },
+      legs(texts),
+      1,
+    );
     expect(texts).not.toContain('Cash flow statement');
     expect(out[0].chunk.id).toBe('37');
   });

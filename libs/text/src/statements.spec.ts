@@ -1,4 +1,4 @@
-import { statementOfPage, statementsNamed } from './statements';
+import { statementOfPage, statementsAsked, statementsNamed } from './statements';
 
 const rows = [
   'Net income including noncontrolling interest $ 5,363 $ 4,869 $ 5,058',
@@ -72,5 +72,26 @@ describe('statementsNamed', () => {
     expect(statementsNamed('How much cash did operations generate?')).toEqual([]);
     expect(statementsNamed('What is the income tax rate?')).toEqual([]);
     expect(statementsNamed('Which sheet lists the balance of each account?')).toEqual([]);
+  });
+});
+
+describe('statementsAsked', () => {
+  it('takes the statements a question names first', () => {
+    expect(statementsAsked('What were net sales? Use the balance sheet.')).toEqual(['balance']);
+  });
+
+  it('reads them from the metrics a question names otherwise', () => {
+    expect(statementsAsked('What is the FY2018 capex for 3M?')).toEqual(['cash-flow']);
+    expect(statementsAsked('What drove gross margin change as of FY2022?')).toEqual(['income']);
+    expect(statementsAsked("What is Nike's net working capital?")).toEqual(['balance']);
+    expect(statementsAsked('Fixed asset turnover: FY2019 revenue / average PP&E')).toEqual([
+      'balance',
+      'income',
+    ]);
+  });
+
+  it('asks for none in questions about other things', () => {
+    expect(statementsAsked('Who are the primary customers of Boeing?')).toEqual([]);
+    expect(statementsAsked('How do I configure the mail server?')).toEqual([]);
   });
 });

@@ -90,3 +90,30 @@ const QUESTION_NAMES: ReadonlyArray<[StatementKind, RegExp]> = [
 export function statementsNamed(question: string): StatementKind[] {
   return QUESTION_NAMES.filter(([, re]) => re.test(question)).map(([k]) => k);
 }
+
+/**
+ * The statement an analyst reads a metric from, for questions that name the metric and not the
+ * statement: margins, sales and earnings from the income statement; assets, liabilities, working
+ * capital and PP&E from the balance sheet; capital expenditure and cash from operating, investing
+ * or financing activities from the cash flow statement.
+ */
+const METRIC_STATEMENTS: ReadonlyArray<[StatementKind, RegExp]> = [
+  [
+    'cash-flow',
+    /\b(?:capex|capital\s+expenditures?|free\s+cash\s+flows?|(?:operating|investing|financing)\s+activities|dividends?\s+paid)\b/i,
+  ],
+  [
+    'balance',
+    /\b(?:total\s+(?:current\s+)?(?:assets|liabilities)|current\s+(?:assets|liabilities)|(?:net\s+)?working\s+capital|quick\s+ratio|current\s+ratio|pp\s?&\s?e|ppne|property,?\s+plant\s+and\s+equipment|total\s+debt|inventor(?:y|ies))\b/i,
+  ],
+  [
+    'income',
+    /\b(?:(?:gross|operating|net\s+profit|profit|ebitda)\s+margins?|cogs|cost\s+of\s+(?:goods|products|sales)|net\s+(?:income|earnings)|(?:total\s+)?revenues?|net\s+sales|earnings\s+per\s+share|eps)\b/i,
+  ],
+];
+
+/** The statements a question names, else those the metrics it names are read from. */
+export function statementsAsked(question: string): StatementKind[] {
+  const named = statementsNamed(question);
+  return named.length ? named : METRIC_STATEMENTS.filter(([, re]) => re.test(question)).map(([k]) => k);
+}

@@ -22,7 +22,7 @@ import {
   questionScope,
   rowQuotes,
   STATEMENT_LABEL,
-  statementsNamed,
+  statementsAsked,
   withoutWorkingInstructions,
   words,
 } from '@docqa/text';
@@ -251,7 +251,7 @@ export class LocalGenerator implements Generator {
     // A question that names a financial statement ("... shown in the cash flow statement") is
     // about that statement's pages when retrieval found them: they are the evidence to show, and
     // their rows are preferred answers.
-    const statements = statementsNamed(input.question).map((k) => STATEMENT_LABEL[k]);
+    const statements = statementsAsked(input.question).map((k) => STATEMENT_LABEL[k]);
     const onStatement = (p: Passage) => statements.some((l) => p.section?.startsWith(l));
     const statementFactor = (p: Passage) => (onStatement(p) ? STATEMENT_PREFERENCE : 1);
     const hasStatement = passages.some(onStatement);
