@@ -3,7 +3,7 @@ import { LocalGenerator, pieces } from './local.generator';
 import { LocalReranker } from './local.reranker';
 import { LocalRewriter, subjectTerms } from './local.rewriter';
 import { localTitle, LocalTitler } from './local.titler';
-import { identifierTokens } from '@docqa/text';
+import { analyseQuery, identifierTokens } from '@docqa/text';
 import { segmentText } from './segments';
 
 const geometryPage =
@@ -85,6 +85,22 @@ describe('LocalGenerator', () => {
     expect(usage).toEqual([
       { model: 'local', inputTokens: expect.any(Number), outputTokens: expect.any(Number) },
     ]);
+  });
+
+  it("reads the ask's analysis when given one, and analyses the input itself otherwise", () => {
+    const input = {
+      question: 'latex set all margins 2cm',
+      query: 'latex set all margins 2cm',
+      history: [],
+      passages: [passage(1, mpPage, 'mpman.pdf', '68'), passage(2, geometryPage)],
+    };
+    const own = g.compose(input);
+    expect(own).toMatch(/\[2\]/);
+    expect(g.compose({ ...input, analysis: analyseQuery(input.question, input.query) })).toBe(own);
+    // The answer follows the analysis handed in: one of a question the passages do not cover
+    // gives the not-found answer for the same question text.
+    const foreign = analyseQuery('Mnesia Docker container Kubernetes');
+    expect(g.compose({ ...input, analysis: foreign })).toBe(NO_ANSWER_TEXT);
   });
 
   it('carries the sentence after the best one when the two are short together', async () => {
@@ -341,6 +357,27 @@ describe('LocalReranker', () => {
       topN: 2,
     });
     expect(r.results.map((x) => x.index)).toEqual([1, 0]);
+  });
+
+  it("looks for the kind of answer the ask's analysis of the query asks for", async () => {
+    const documents = [
+      'Backups retention is handled by the storage team.',
+      'Retention of backups is 30 days in the vault.',
+    ];
+    const order = async (analysis?: ReturnType<typeof analyseQuery>) =>
+      (
+        await new LocalReranker({ searchOrderWeight: 0 }).rerank({
+          query: 'backups retention',
+          analysis,
+          documents,
+          topN: 2,
+        })
+      ).results.map((x) => x.index);
+    expect(await order()).toEqual([0, 1]); // the query asks for no kind of answer: words decide
+    // An analysis whose query asks "how many": the chunk holding a number goes first.
+    expect(
+      await order(analyseQuery('How many days are backups kept?', 'how many backups retention')),
+    ).toEqual([1, 0]);
   });
 
   it('puts the chunk where the query terms come together first, and index pages last', async () => {
