@@ -118,7 +118,8 @@ export class AnswerCache {
     input: GenerateInput,
     original: (i: GenerateInput) => AsyncIterable<GenerationEvent>,
   ): AsyncIterable<GenerationEvent> {
-    const { signal: _signal, ...rest } = input;
+    // The analysis is derived from the question and query the key holds: left out, keys stay as they were.
+    const { signal: _signal, analysis: _analysis, ...rest } = input;
     const key = this.key('answer', rest);
     const hit = this.entries.get(key);
     this.current = { ...this.current, key, hit: !!hit?.events };

@@ -1,3 +1,5 @@
+import { analyseQuery, type QueryAnalysis } from '@docqa/text';
+
 /**
  * Ports of the language models behind /ask and /summary. Each is a token plus an interface; AnswersModule
  * binds them from the configuration: Cohere when COHERE_API_KEY is set, else the local provider.
@@ -66,11 +68,22 @@ export interface GenerateInput {
   /** Model name from the generator's `models`; default `defaultModel`. */
   model?: string;
   /**
+   * The ask's analysis of the question and query (analyseQuery in libs/text), made once per ask;
+   * its question and query are the two above. Callers that build an input themselves may leave it
+   * out: the generator then analyses them once itself (analysisOf).
+   */
+  analysis?: QueryAnalysis;
+  /**
    * Whether the caller streams the answer (default true). False lets a provider answer in one call
    * (Cohere: chat instead of chatStream, so markers sit at exact offsets).
    */
   stream?: boolean;
   signal?: AbortSignal;
+}
+
+/** The input's analysis, or one made from its question and query when the caller gave none. */
+export function analysisOf(input: Pick<GenerateInput, 'question' | 'query' | 'analysis'>): QueryAnalysis {
+  return input.analysis ?? analyseQuery(input.question, input.query);
 }
 
 /**
@@ -136,6 +149,8 @@ export interface Titler {
 
 export interface RerankInput {
   query: string;
+  /** The ask's analysis, of this query (optional: a reranker that needs it analyses the query itself). */
+  analysis?: QueryAnalysis;
   /** The candidates in the order search ranked them, best first. */
   documents: string[];
   /** How many results to return, best first. */

@@ -5,5 +5,8 @@ export * from './date-tokens';
 export * from './place-names';
 export * from './terms';
 export * from './question-scope';
+export * from './question-type';
+export * from './query-terms';
+export * from './query-analysis';
 export * from './parts-of-speech';
 export * from './statements';

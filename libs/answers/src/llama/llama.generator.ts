@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import {
+  analysisOf,
   GenerateInput,
   GenerationEvent,
   Generator,
@@ -24,7 +25,6 @@ import {
 } from '../grounded/grounded-prompt';
 import { LlamaRuntime } from './llama-runtime';
 import { TextChannel } from './serial-queue';
-import { questionScope } from '@docqa/text';
 
 /** Most documents a list or compare answer gives a sentence each. */
 const MAX_DOCUMENTS_PER_ANSWER = 6;
@@ -119,7 +119,10 @@ export class LlamaGenerator implements Generator {
     return Math.min(this.o.promptTokenBudget, Math.max(floor, timed - rest));
   }
 
-  async *generate(input: GenerateInput): AsyncIterable<GenerationEvent> {
+  async *generate(given: GenerateInput): AsyncIterable<GenerationEvent> {
+    // Analysed once (when the caller did not): the extractive choice and the prompt both read it.
+    const analysis = analysisOf(given);
+    const input: GenerateInput = { ...given, analysis };
     // undefined: answer from every retrieved passage; null: the extractive rules declined.
     const extractive = this.choosesExtractively ? this.o.extractive : undefined;
     const chosen = extractive ? chosenEvidence(input, extractive) : undefined;
@@ -137,7 +140,7 @@ export class LlamaGenerator implements Generator {
         // A list or compare question answered from the extractive choice of several documents:
         // each chosen document gets its share of the prompt and one sentence citing it
         // (perDocumentGrammar).
-        const perDocument = !!chosen && questionScope(input.question) !== 'single';
+        const perDocument = !!chosen && analysis.scope !== 'single';
         const budget: PassageBudget = {
           budgetTokens: this.passageBudget(
             input,

@@ -1,4 +1,5 @@
 import {
+  analysisOf,
   estimateTokens,
   GenerateInput,
   GenerationEvent,
@@ -9,25 +10,12 @@ import {
 } from '../generation.port';
 import { EVIDENCE_MIN_COVERAGE, evidenceAnswer } from './evidence';
 import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
-import {
-  CONTEXT_WEIGHT,
-  identifierTokens,
-  passageContextStems,
-  queryStems,
-  textTerms,
-} from './passage-context';
+import { CONTEXT_WEIGHT, passageContextStems, textTerms } from './passage-context';
 import { endsSentence, segmentText, startsMidSentence } from './segments';
 import { escapeMarkers } from './text';
-import {
-  questionScope,
-  rowQuotes,
-  STATEMENT_LABEL,
-  statementsAsked,
-  withoutWorkingInstructions,
-  words,
-} from '@docqa/text';
+import { rowQuotes, STATEMENT_LABEL, statementsAsked, words } from '@docqa/text';
 import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
-import { CODE, definitionFocus, hasEvidence, questionType, REFERS_BACK, scopeStems } from './question-type';
+import { CODE, hasEvidence, REFERS_BACK } from './question-type';
 import {
   Candidate,
   covered,
@@ -230,14 +218,12 @@ export class LocalGenerator implements Generator {
     dropCutSentences(candidates, segmentsOf);
     if (candidates.length === 0) return NO_ANSWER_TEXT;
     // What is asked, without the instructions on how to answer ("Round to two decimals.").
-    const question = withoutWorkingInstructions(input.question);
-    const named = identifierTokens(question);
+    const analysis = analysisOf(input);
     const q = weighQuery(
-      `${question} ${withoutWorkingInstructions(input.query)}`,
-      named,
+      analysis.terms,
       candidates,
-      scopeStems(question),
-      new Set([...queryStems(question), ...named]),
+      new Set(analysis.scopeStems),
+      new Set(analysis.askedTerms),
     );
     if (q.total === 0) return NO_ANSWER_TEXT;
 
@@ -267,8 +253,8 @@ export class LocalGenerator implements Generator {
     if (bestCoverage < this.o.minCoverage || evidenceOnly) return evidence();
     const proseOf = new Map(passages.map((p) => [p, proseFactor(p.text)]));
 
-    const type = questionType(input.question);
-    const focus = definitionFocus(input.question);
+    const type = analysis.type;
+    const focus = analysis.definitionFocus;
     const focusPattern = focus
       ? new RegExp(
           `\\b${focus.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}s?\\s+(is|are|means|stands? for|refers? to)\\b`,
@@ -295,7 +281,7 @@ export class LocalGenerator implements Generator {
     }
     const all = [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
     if (!all[0] || all[0].score <= 0) return evidence();
-    const scope = questionScope(input.question);
+    const scope = analysis.scope;
     if (scope !== 'single') {
       const several = composeSeveral(
         scope,

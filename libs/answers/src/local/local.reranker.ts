@@ -1,6 +1,6 @@
 import { estimateTokens, LOCAL_MODELS, RerankInput, RerankResult, Reranker } from '../generation.port';
-import { hasEvidence, proseFactor, questionType } from './local.generator';
-import { dateTokens, stem, STOP_WORDS, withoutDates, words } from '@docqa/text';
+import { hasEvidence, proseFactor } from './local.generator';
+import { dateTokens, questionType, stem, STOP_WORDS, withoutDates, words } from '@docqa/text';
 
 export interface LocalRerankerOptions {
   /** Width, in words, of the window in which query terms count as close together (default 30). */
@@ -51,7 +51,8 @@ export class LocalReranker implements Reranker {
         ...dateTokens(input.query),
       ]),
     ];
-    const type = questionType(input.query);
+    // The ask's analysis is of this query; a caller without one gets the query analysed here.
+    const type = input.analysis?.queryType ?? questionType(input.query);
     const docs = input.documents.map((text) => tokenise(text));
     const n = docs.length;
     const idf = new Map<string, number>();

@@ -1,9 +1,9 @@
 import { NO_ANSWER_TEXT, Passage } from '../generation.port';
-import { definitionFocus, LocalGenerator, pieces, questionType, scopeStems } from './local.generator';
+import { LocalGenerator, pieces } from './local.generator';
 import { LocalReranker } from './local.reranker';
 import { LocalRewriter, subjectTerms } from './local.rewriter';
 import { localTitle, LocalTitler } from './local.titler';
-import { identifierTokens } from './passage-context';
+import { analyseQuery, identifierTokens } from '@docqa/text';
 import { segmentText } from './segments';
 
 const geometryPage =
@@ -85,6 +85,22 @@ describe('LocalGenerator', () => {
     expect(usage).toEqual([
       { model: 'local', inputTokens: expect.any(Number), outputTokens: expect.any(Number) },
     ]);
+  });
+
+  it("reads the ask's analysis when given one, and analyses the input itself otherwise", () => {
+    const input = {
+      question: 'latex set all margins 2cm',
+      query: 'latex set all margins 2cm',
+      history: [],
+      passages: [passage(1, mpPage, 'mpman.pdf', '68'), passage(2, geometryPage)],
+    };
+    const own = g.compose(input);
+    expect(own).toMatch(/\[2\]/);
+    expect(g.compose({ ...input, analysis: analyseQuery(input.question, input.query) })).toBe(own);
+    // The answer follows the analysis handed in: one of a question the passages do not cover
+    // gives the not-found answer for the same question text.
+    const foreign = analyseQuery('Mnesia Docker container Kubernetes');
+    expect(g.compose({ ...input, analysis: foreign })).toBe(NO_ANSWER_TEXT);
   });
 
   it('carries the sentence after the best one when the two are short together', async () => {
@@ -330,23 +346,6 @@ describe('LocalTitler', () => {
   });
 });
 
-describe('question analysis', () => {
-  it('classifies questions and finds their focus and scope', () => {
-    expect(questionType('How many data types does MetaPost have?')).toBe('numeric');
-    expect(questionType('How do I build FreeFEM with debugging enabled?')).toBe('howto');
-    expect(questionType('What is a bucket in S3?')).toBe('definition');
-    expect(questionType('Why would I use heightrounded?')).toBe('why');
-    expect(definitionFocus('What is a bucket in S3?')).toBe('bucket');
-    expect(definitionFocus('What does TLS stand for in HTTPS?')).toBe('tls');
-    expect([...scopeStems('What is a bucket in Amazon S3?')]).toEqual(['amazon', 's3']);
-    expect([...scopeStems('How many retries according to the client guide?')]).toEqual(['client', 'guide']);
-    // Wordings seen in single dev questions are not treated specially (they were fitted to one item).
-    expect(questionType('Roughly how long is a page?')).toBe('numeric'); // through "how long"
-    expect(questionType('By what factor does it shrink?')).toBe('other');
-    expect(scopeStems('According to the guide, how many types?').size).toBe(0);
-  });
-});
-
 describe('LocalReranker', () => {
   it('matches a date of the query to the same day written as documents write it', async () => {
     const r = await new LocalReranker().rerank({
@@ -358,6 +357,27 @@ describe('LocalReranker', () => {
       topN: 2,
     });
     expect(r.results.map((x) => x.index)).toEqual([1, 0]);
+  });
+
+  it("looks for the kind of answer the ask's analysis of the query asks for", async () => {
+    const documents = [
+      'Backups retention is handled by the storage team.',
+      'Retention of backups is 30 days in the vault.',
+    ];
+    const order = async (analysis?: ReturnType<typeof analyseQuery>) =>
+      (
+        await new LocalReranker({ searchOrderWeight: 0 }).rerank({
+          query: 'backups retention',
+          analysis,
+          documents,
+          topN: 2,
+        })
+      ).results.map((x) => x.index);
+    expect(await order()).toEqual([0, 1]); // the query asks for no kind of answer: words decide
+    // An analysis whose query asks "how many": the chunk holding a number goes first.
+    expect(
+      await order(analyseQuery('How many days are backups kept?', 'how many backups retention')),
+    ).toEqual([1, 0]);
   });
 
   it('puts the chunk where the query terms come together first, and index pages last', async () => {

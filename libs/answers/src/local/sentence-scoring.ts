@@ -1,5 +1,4 @@
 import type { Passage } from '../generation.port';
-import { queryStems } from './passage-context';
 import { derivedForms, STOP_WORDS, words } from '@docqa/text';
 
 /** Weight of scope terms relative to the other query terms. */
@@ -54,14 +53,17 @@ export interface WeightedQuery {
   termOf: Map<string, string>;
 }
 
+/**
+ * Weighs `query` (its terms in order, QueryAnalysis.terms) by how rare each is among the candidates'
+ * sentences; scope terms weigh less, and so do terms not `asked` (brought in by the rewriter).
+ */
 export function weighQuery(
-  text: string,
-  identifiers: string[],
+  query: readonly string[],
   candidates: Candidate[],
-  scope: Set<string>,
-  asked: Set<string>,
+  scope: ReadonlySet<string>,
+  asked: ReadonlySet<string>,
 ): WeightedQuery {
-  const order = [...new Set([...queryStems(text), ...identifiers])];
+  const order = [...query];
   // Other forms of the query terms that the passages use (`departure` for "depart"): they match
   // as the term itself, counted once with it.
   const termOf = new Map<string, string>(order.map((t) => [t, t]));

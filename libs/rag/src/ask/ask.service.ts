@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { docqaMetrics, DomainError, ErrorCode } from '@docqa/common';
 import { COHERE_CHAT_MODELS } from '@docqa/cohere';
+import { analyseQuery } from '@docqa/text';
 import {
   GENERATOR,
   Generator,
@@ -101,10 +102,12 @@ export class AskService {
     signal?: AbortSignal,
   ): AsyncIterable<AskEvent> {
     const usage = new UsageMeter();
-    const { query, rewritten, hits, candidates } = await this.retrieval.retrieve(
+    // The question is read once per ask: retrieval completes the analysis with its search query,
+    // and the generator reads that.
+    const { query, rewritten, analysis, hits, candidates } = await this.retrieval.retrieve(
       {
         accountId: asker.accountId,
-        question: cmd.question,
+        analysis: analyseQuery(cmd.question),
         docSetNames: cmd.docSetNames,
         pastMessages: cmd.pastMessages,
         promptContext: cmd.promptContext,
@@ -145,6 +148,7 @@ export class AskService {
       for await (const e of generator.generate({
         question: cmd.question,
         query,
+        analysis,
         history: cmd.pastMessages,
         promptContext: cmd.promptContext,
         passages,

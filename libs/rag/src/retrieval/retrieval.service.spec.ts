@@ -1,5 +1,6 @@
 import { LocalHashingEmbedder } from '@docqa/embeddings';
 import { LocalReranker, LocalRewriter, Reranker } from '@docqa/answers';
+import { analyseQuery } from '@docqa/text';
 import type { SearchHit, SearchIndex, SearchQuery, StoredChunk } from '@docqa/search';
 import { StageTimes } from '../ask/stage-times';
 import { UsageMeter } from '../ask/usage';
@@ -38,7 +39,7 @@ const HITS: SearchHit[] = [
 
 const request = (question: string, o: Partial<{ limit: number; pastMessages: any[] }> = {}) => ({
   accountId: 7,
-  question,
+  analysis: analyseQuery(question),
   docSetNames: ['d'],
   pastMessages: o.pastMessages ?? [],
   limit: o.limit ?? 2,
@@ -60,6 +61,8 @@ describe('RetrievalService', () => {
     expect(r).toEqual({
       query: 'retention policy',
       rewritten: false,
+      // The question's analysis, completed with the query searched.
+      analysis: analyseQuery('  retention   policy ', 'retention policy'),
       hits: HITS.slice(0, 2),
       candidates: HITS.slice(0, 2).map((h) => h.chunk),
     });
@@ -84,6 +87,8 @@ describe('RetrievalService', () => {
       model: 'r',
       rerank: async (input) => {
         expect(input.topN).toBe(2);
+        // The reranker reads the analysis of the query it ranks for.
+        expect(input.analysis).toEqual(analyseQuery('How long is it kept?', input.query));
         expect(input.documents).toHaveLength(3);
         return {
           results: [
@@ -107,6 +112,7 @@ describe('RetrievalService', () => {
     expect(r.rewritten).toBe(true);
     expect(r.query).toContain('How long is it kept?');
     expect(r.query).toContain('retention');
+    expect(r.analysis).toEqual(analyseQuery('How long is it kept?', r.query));
     expect(queries[0]).toMatchObject({ text: r.query, limit: 20 });
     expect(r.hits).toEqual([
       { ...HITS[2], score: 0.6 },

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { questionScope } from '@docqa/text';
+import { type QueryAnalysis, withSearchQuery } from '@docqa/text';
 import { EMBEDDER, Embedder } from '@docqa/embeddings';
 import { ChatTurn, estimateTokens, RERANKER, Reranker, REWRITER, Rewriter } from '@docqa/answers';
 import {
@@ -15,7 +15,7 @@ import { StageTimes } from '../ask/stage-times';
 import { UsageMeter } from '../ask/usage';
 
 /**
- * List and compare questions (questionScope) keep at most this many chunks of one document ahead
+ * List and compare questions (QueryAnalysis.scope) keep at most this many chunks of one document ahead
  * of other documents' chunks, in the search results and in the passages after reranking.
  */
 export const SEVERAL_DOCUMENTS_PER_DOCUMENT = 2;
@@ -27,7 +27,8 @@ const RERANK_MAX_CANDIDATES = 100;
 /** What to retrieve for: the question as the caller asked it, over docsets already authorised. */
 export interface RetrievalRequest {
   accountId: number;
-  question: string;
+  /** The caller's analysis of the question (analyseQuery(question)), made once per ask. */
+  analysis: QueryAnalysis;
   docSetNames: string[];
   pastMessages: ChatTurn[];
   promptContext?: string;
@@ -41,6 +42,8 @@ export interface Retrieval {
   query: string;
   /** Whether the rewriter made the query (false: keyword routing skipped it). */
   rewritten: boolean;
+  /** The request's analysis completed with `query`: what the answerer reads of the question. */
+  analysis: QueryAnalysis;
   /**
    * Best first, at most `limit`. `score` is the reranker's relevance (0..1) when a reranker ranked
    * them, else the engine's fused score.
@@ -80,14 +83,15 @@ export class RetrievalService {
 
   async retrieve(r: RetrievalRequest, trace: RetrievalTrace, signal?: AbortSignal): Promise<Retrieval> {
     const { usage, stages } = trace;
-    const routing = evaluateKeywordRouting(r.question, {
+    const question = r.analysis.question;
+    const routing = evaluateKeywordRouting(question, {
       hasHistory: r.pastMessages.length > 0,
       hasPromptContext: !!r.promptContext?.trim(),
     });
     let query = routing.query;
     if (!routing.skipsRewriter) {
       const rw = await this.rewriter.rewrite({
-        question: r.question,
+        question,
         history: r.pastMessages,
         promptContext: r.promptContext,
         signal,
@@ -98,27 +102,30 @@ export class RetrievalService {
     }
     throwIfAborted(signal);
 
+    const analysis = withSearchQuery(r.analysis, query);
+
     const vector = await this.embedder.embedQuery(query);
     stages.lap('embed');
     usage.add({ model: this.embedder.modelName, inputTokens: estimateTokens(query), outputTokens: 0 });
     throwIfAborted(signal);
 
-    const { hits, candidates } = await this.search(r, query, vector, trace, signal);
+    const { hits, candidates } = await this.search(r, analysis, vector, trace, signal);
     throwIfAborted(signal);
-    return { query, rewritten: !routing.skipsRewriter, hits, candidates };
+    return { query, rewritten: !routing.skipsRewriter, analysis, hits, candidates };
   }
 
   private async search(
     r: RetrievalRequest,
-    query: string,
+    analysis: QueryAnalysis,
     vector: number[],
     { usage, stages }: RetrievalTrace,
     signal?: AbortSignal,
   ): Promise<{ hits: SearchHit[]; candidates: StoredChunk[] }> {
+    const { query } = analysis;
     const limit = r.limit;
     const depth = this.reranker ? Math.min(Math.max(limit * RERANK_DEPTH, 20), RERANK_MAX_CANDIDATES) : limit;
     const diversity =
-      questionScope(r.question) === 'single' ? undefined : { perDocument: SEVERAL_DOCUMENTS_PER_DOCUMENT };
+      analysis.scope === 'single' ? undefined : { perDocument: SEVERAL_DOCUMENTS_PER_DOCUMENT };
     const hits = await this.index.search({
       accountId: r.accountId,
       docSetNames: r.docSetNames,
@@ -135,6 +142,7 @@ export class RetrievalService {
     throwIfAborted(signal);
     const rr = await this.reranker.rerank({
       query,
+      analysis,
       documents: hits.map((h) => rerankDocument(h.chunk)),
       topN: diversity ? hits.length : limit,
       signal,

@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { analyseQuery } from '@docqa/text';
 import type { AskScope } from '../ask/ask.types';
 import { passageSource } from '../ask/citations';
 import { StageTimes } from '../ask/stage-times';
@@ -30,7 +31,7 @@ export class SearchService {
     const { rewritten, hits } = await this.retrieval.retrieve(
       {
         accountId: asker.accountId,
-        question: cmd.query,
+        analysis: analyseQuery(cmd.query),
         docSetNames: cmd.docSetNames,
         pastMessages: [],
         limit: cmd.limit,
