@@ -4,7 +4,7 @@ describe('providerEnv', () => {
   it('maps the extractive provider and passes only the model variables that are set', () => {
     const env = providerEnv('local', {
       LOCAL_EMBEDDER: 'hashing',
-      LLM_THREADS: '',
+      LLM_MODEL_PATH: '',
       DATABASE_URL: 'postgres://not-passed',
     });
     expect(env).toEqual({ ANSWER_PROVIDER: 'extractive', LOCAL_EMBEDDER: 'hashing' });

@@ -18,7 +18,6 @@ export function providerEnv(
   const env: Record<string, string> = { ANSWER_PROVIDER: provider === 'local' ? 'extractive' : provider };
   const pass = [
     'LLM_MODEL_PATH',
-    'LLM_THREADS',
     'LLM_TIMEOUT_MS',
     'OPENAI_BASE_URL',
     'OPENAI_API_KEY',

@@ -1,13 +1,13 @@
-// Which malloc the product runs on (MEMORY_ALLOCATOR; docs/operations.md). The embedded search
-// engine allocates and frees multi-MiB buffers on many threads; under glibc's allocator the process
-// keeps growing through long indexing runs, under jemalloc it stays flat and maintenance runs
-// faster (docs/benchmarks/sharepoint.md). An allocator is chosen when a process starts
+// Which malloc the product runs on: jemalloc where it is installed, else the system's (no setting:
+// the benchmark chose it, docs/adr/0035-jemalloc-under-npm-start.md). The embedded search engine
+// allocates and frees multi-MiB buffers on many threads; under glibc's allocator the process keeps
+// growing through long indexing runs, under jemalloc it stays flat and maintenance runs faster
+// (docs/benchmarks/sharepoint.md). An allocator is chosen when a process starts
 // (LD_PRELOAD), so `npm start` runs the product as a child process when jemalloc is to be used,
 // passes signals on to it and exits with its exit code.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
-const { ProvisionError } = require('./common');
 
 /** Where Debian, Ubuntu, Fedora and source builds put the library. */
 const JEMALLOC_PATHS = [
@@ -27,29 +27,15 @@ const DEFAULT_MALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_de
 /** Set in the product's environment by the parent `npm start`. */
 const SUPERVISED = 'DOCQA_SUPERVISED';
 
-const CHOICES = ['auto', 'jemalloc', 'system'];
-
 /**
  * What to run the product on. `{ allocator, outcome }`, and `env` when the product is to run as a
  * child process with that environment.
  */
 function planAllocator(env, exists = fs.existsSync) {
-  const wanted = env.MEMORY_ALLOCATOR || 'auto';
-  if (!CHOICES.includes(wanted))
-    throw new ProvisionError(
-      `MEMORY_ALLOCATOR=${env.MEMORY_ALLOCATOR} is not one of ${CHOICES.join(', ')}`,
-      'Unset it (auto: jemalloc where it is installed) or set one of those values.',
-    );
-  if (wanted === 'system') return { allocator: 'system', outcome: 'system malloc (MEMORY_ALLOCATOR=system)' };
   if (/libjemalloc/.test(env.LD_PRELOAD || ''))
     return { allocator: 'jemalloc', outcome: 'jemalloc (already in LD_PRELOAD)' };
   const lib = JEMALLOC_PATHS.find((p) => exists(p));
   if (!lib) {
-    if (wanted === 'jemalloc')
-      throw new ProvisionError(
-        'MEMORY_ALLOCATOR=jemalloc, but libjemalloc.so.2 is not installed',
-        'Install it (Debian/Ubuntu: apt-get install libjemalloc2; Fedora: dnf install jemalloc), or unset MEMORY_ALLOCATOR.',
-      );
     return {
       allocator: 'system',
       outcome:

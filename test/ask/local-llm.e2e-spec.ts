@@ -61,13 +61,12 @@ describe('POST /ask with the local generative model (SmolLM2-135M through node-l
       env: {
         ANSWER_PROVIDER: 'local-llm',
         LLM_MODEL_PATH: modelPath,
-        // One thread: two llama.cpp threads spin-wait for each other on an oversubscribed machine.
-        LLM_THREADS: '1',
         LLM_TIMEOUT_MS: String(MODEL_TIMEOUT_MS),
       },
       // A small model context, prompt and answer keep the test fast on CPUs.
+      // One thread: two llama.cpp threads spin-wait for each other on an oversubscribed machine.
       config: {
-        models: { llmContextSize: 1024, llmMaxAnswerTokens: 30, promptTokenBudget: 300 },
+        models: { llmThreads: 1, llmContextSize: 1024, llmMaxAnswerTokens: 30, promptTokenBudget: 300 },
         server: { sseKeepaliveMs: 200 },
       },
     });

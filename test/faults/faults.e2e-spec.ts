@@ -10,6 +10,7 @@ import { Client as PgClient } from 'pg';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { ElasticsearchSearchIndex } from '@docqa/search';
+import { UNAVAILABLE_RETRY_PER_WRITE } from '@docqa/common';
 import type { TestApp } from '../support/app';
 import {
   createBucket,
@@ -128,14 +129,16 @@ interface Scenario {
 }
 
 // The first wait before a step whose dependency was unavailable is tried again (doubling), kept
-// short so the run resumes soon after the restart.
+// short so the run resumes soon after the restart: an eighth of the search write deadline, which
+// is shortened for it (16 s, still far above a write here).
 const RETRY_MS = 2000;
+const RETRY_ENV = { SEARCH_WRITE_TIMEOUT_MS: String(RETRY_MS / UNAVAILABLE_RETRY_PER_WRITE) };
 
 const scenarios: Record<string, Scenario> = {
   'the search engine': {
     check: 'search',
     start: (o) => startElasticsearch(o),
-    env: async (e) => ({ ELASTICSEARCH_URL: e.url!, INDEXING_UNAVAILABLE_RETRY_MS: String(RETRY_MS) }),
+    env: async (e) => ({ ELASTICSEARCH_URL: e.url!, ...RETRY_ENV }),
     read: (app, token, docSetName) =>
       app.client.post(
         '/api/v1/document_proxy/ask',
@@ -149,7 +152,7 @@ const scenarios: Record<string, Scenario> = {
     start: (o) => startPostgres(o),
     env: async (e) => ({
       DATABASE_URL: await createDb(e.url!),
-      INDEXING_UNAVAILABLE_RETRY_MS: String(RETRY_MS),
+      ...RETRY_ENV,
     }),
     read: (app, token) => app.client.get('/api/v1/document_proxy/documents/docsets', { token }),
     stepFailure: /^Database unavailable$/,

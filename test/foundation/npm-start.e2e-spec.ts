@@ -3,11 +3,13 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { TEMPORAL_UI_PORT_OFFSET } from '@docqa/common';
 import { defaultLocalEmbedderName } from '../support/app';
 import { TestClient } from '../support/http';
 import { infra } from '../support/infra';
 import { productPid } from '../support/product';
-const { freePort } = require('../infra/util');
+const { freePort, freePortPair } = require('../infra/util');
+const { jemallocPath } = require('../infra/jemalloc');
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -56,9 +58,8 @@ describe('npm start (embedded defaults)', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-start-'));
-    for (const k of ['HTTPS_PORT', 'HTTP_PORT', 'TEMPORAL_DEV_PORT', 'TEMPORAL_UI_PORT', 'METRICS_PORT']) {
-      ports[k] = await freePort();
-    }
+    for (const k of ['HTTPS_PORT', 'HTTP_PORT', 'METRICS_PORT']) ports[k] = await freePort();
+    ports.TEMPORAL_DEV_PORT = await freePortPair(TEMPORAL_UI_PORT_OFFSET);
     env = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -67,6 +68,8 @@ describe('npm start (embedded defaults)', () => {
       LOG_FILE: path.join(dataDir, 'app.log'),
     };
     for (const [k, v] of Object.entries(ports)) env[k] = String(v);
+    // no variable: the Web UI listens TEMPORAL_UI_PORT_OFFSET above the dev server's frontend
+    ports.TEMPORAL_UI_PORT = ports.TEMPORAL_DEV_PORT + TEMPORAL_UI_PORT_OFFSET;
     child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.js')], {
       cwd: ROOT,
       env,
@@ -162,8 +165,8 @@ describe('npm start (embedded defaults)', () => {
 
   it('a second npm start on the same data directory is refused at once with a clear message', async () => {
     const other: Record<string, string> = { ...env };
-    for (const k of ['HTTPS_PORT', 'HTTP_PORT', 'TEMPORAL_DEV_PORT', 'TEMPORAL_UI_PORT', 'METRICS_PORT'])
-      other[k] = String(await freePort());
+    for (const k of ['HTTPS_PORT', 'HTTP_PORT', 'METRICS_PORT']) other[k] = String(await freePort());
+    other.TEMPORAL_DEV_PORT = String(await freePortPair(TEMPORAL_UI_PORT_OFFSET));
     const second = await runNode([path.join(ROOT, 'scripts/start.js')], other);
     expect(second.code).toBe(1);
     expect(second.out).toMatch(/embedded database .*pglite is in use by process \d+/);
@@ -202,7 +205,7 @@ describe('npm start (embedded defaults)', () => {
   });
 
   it('runs the product on jemalloc (test/infra installs it), in a child process of npm start', () => {
-    expect(output).toMatch(/Memory\s+jemalloc \(MEMORY_ALLOCATOR\)/);
+    expect(output).toMatch(/Memory\s+jemalloc\s*$/m);
     const product = productPid(child.pid!);
     expect(product).not.toBe(child.pid);
     expect(fs.readFileSync(`/proc/${product}/maps`, 'utf8')).toContain('libjemalloc.so.2');
@@ -223,9 +226,8 @@ describe('npm start (embedded defaults)', () => {
 async function startProduct(env: Record<string, string>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-start-'));
   const ports: Record<string, number> = {};
-  for (const k of ['HTTPS_PORT', 'HTTP_PORT', 'TEMPORAL_DEV_PORT', 'TEMPORAL_UI_PORT', 'METRICS_PORT']) {
-    ports[k] = await freePort();
-  }
+  for (const k of ['HTTPS_PORT', 'HTTP_PORT', 'METRICS_PORT']) ports[k] = await freePort();
+  ports.TEMPORAL_DEV_PORT = await freePortPair(TEMPORAL_UI_PORT_OFFSET);
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.js')], {
     cwd: ROOT,
     env: {
@@ -237,6 +239,7 @@ async function startProduct(env: Record<string, string>) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  ports.TEMPORAL_UI_PORT = ports.TEMPORAL_DEV_PORT + TEMPORAL_UI_PORT_OFFSET;
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -262,7 +265,7 @@ async function startProduct(env: Record<string, string>) {
   };
 }
 
-describe('npm start: the memory allocator (MEMORY_ALLOCATOR)', () => {
+describe('npm start: the memory allocator', () => {
   const base = () => ({
     PATH: process.env.PATH ?? '',
     TEMPORAL_CLI_PATH: infra().temporalCli,
@@ -283,26 +286,15 @@ describe('npm start: the memory allocator (MEMORY_ALLOCATOR)', () => {
     return false;
   };
 
-  it('an unknown value: exits at once with the values it takes, starts nothing', async () => {
-    const p = await startProduct({ ...base(), MEMORY_ALLOCATOR: 'tcmalloc' });
+  it('jemalloc already in LD_PRELOAD: the product runs in the npm start process itself, on it', async () => {
+    const lib: string = jemallocPath();
+    expect(lib).toMatch(/libjemalloc\.so\.2$/);
+    const p = await startProduct({ ...base(), LD_PRELOAD: lib });
     try {
-      expect(await p.exited).toBe(1);
-      expect(p.output()).toContain(
-        'DocQA cannot start: MEMORY_ALLOCATOR=tcmalloc is not one of auto, jemalloc, system',
-      );
-      expect(p.output()).not.toContain('DocQA is up');
-    } finally {
-      await p.stop();
-    }
-  });
-
-  it('system: the product runs in the npm start process itself, on the system malloc', async () => {
-    const p = await startProduct({ ...base(), MEMORY_ALLOCATOR: 'system' });
-    try {
-      expect(p.output()).toContain('[setup] memory allocator: system malloc (MEMORY_ALLOCATOR=system)');
-      expect(p.output()).toMatch(/Memory\s+system malloc/);
+      expect(p.output()).toContain('[setup] memory allocator: jemalloc (already in LD_PRELOAD)');
+      expect(p.output()).toMatch(/Memory\s+jemalloc/);
       expect(productPid(p.child.pid!)).toBe(p.child.pid);
-      expect(fs.readFileSync(`/proc/${p.child.pid}/maps`, 'utf8')).not.toContain('libjemalloc');
+      expect(fs.readFileSync(`/proc/${p.child.pid}/maps`, 'utf8')).toContain('libjemalloc');
     } finally {
       await p.stop();
     }

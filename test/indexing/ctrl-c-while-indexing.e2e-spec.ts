@@ -2,13 +2,14 @@
 // activities running) stops `npm start` cleanly within 30 s. Before the worker was drained first
 // and the model's thread allowed to finish its inference, the process died of SIGABRT
 // ("terminate called after throwing an instance of 'Napi::Error'").
+import { TEMPORAL_UI_PORT_OFFSET } from '@docqa/common';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { infra, sharedDir } from '../support/infra';
 import { Product, registerAccount, startProduct } from '../support/product';
 import { createBucket, paths, putMany, s3, S3_KEYS } from './support';
-const { freePort } = require('../infra/util');
+const { freePortPair } = require('../infra/util');
 
 describe('Ctrl-C while indexing (issue #13)', () => {
   let product: Product | undefined;
@@ -41,8 +42,7 @@ describe('Ctrl-C while indexing (issue #13)', () => {
       METRICS_PORT: '0',
       BIND_HOST: '127.0.0.1',
       TEMPORAL_CLI_PATH: infra().temporalCli,
-      TEMPORAL_DEV_PORT: String(await freePort()),
-      TEMPORAL_UI_PORT: String(await freePort()),
+      TEMPORAL_DEV_PORT: String(await freePortPair(TEMPORAL_UI_PORT_OFFSET)),
       S3_ENDPOINT: infra().s3Endpoint,
       S3_FORCE_PATH_STYLE: 'true',
     });

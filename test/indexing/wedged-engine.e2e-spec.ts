@@ -6,13 +6,15 @@
 // - steps that write fail as retryable activity failures and free their worker slot (two slots
 //   only, so a held slot would block everything): once the write lock has been held past a
 //   writer's wait they fail before embedding anything, so another account's listing still runs,
-//   and each asks for a wait before its next attempt that doubles (INDEXING_UNAVAILABLE_RETRY_MS);
+//   and each asks for a wait before its next attempt that doubles (UNAVAILABLE_RETRY_PER_WRITE of
+//   SEARCH_WRITE_TIMEOUT_MS, as are the write lock wait and the maintenance deadline);
 // - /ask answers 503 within its read deadline instead of hanging;
 // - /health and /health/ready answer 503 naming `search`;
 // - SIGTERM ends the process within 30 s with a line naming what did not stop;
 // - restarted on the default settings, the same runs finish: every NTSB report COMPLETE.
 import type { Client as TemporalClient } from '@temporalio/client';
 import { Connection, Client } from '@temporalio/client';
+import { UNAVAILABLE_RETRY_PER_WRITE } from '@docqa/common';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -34,8 +36,11 @@ const SIMILAR = sharedDir('corpus', 'similar');
 const HEALTH = '/api/v1/document_proxy/health';
 const READY = '/api/v1/document_proxy/health/ready';
 const ASK = '/api/v1/document_proxy/ask';
-// The first wait before a step whose dependency was unavailable is tried again (doubling).
-const RETRY_MS = 3000;
+// The write deadline, shortened: the lock wait (half: 4 s), the maintenance deadline (5x: 40 s) and
+// the first wait before a step whose dependency was unavailable is tried again (an eighth: 1 s,
+// doubling) follow it.
+const WRITE_TIMEOUT_MS = 8000;
+const RETRY_MS = WRITE_TIMEOUT_MS * UNAVAILABLE_RETRY_PER_WRITE;
 
 function seedBelowTheCliff(dataDir: string): Promise<string> {
   // 20 rounds of the indexing write pattern (6,912 chunks) without their last maintenance: the
@@ -121,11 +126,8 @@ describe('a wedged embedded engine (issue #13)', () => {
       S3_FORCE_PATH_STYLE: 'true',
       S3_REGION: 'us-east-1',
       WORKER_MAX_CONCURRENT_ACTIVITIES: '2',
-      SEARCH_LOCK_TIMEOUT_MS: '4000',
-      INDEXING_UNAVAILABLE_RETRY_MS: String(RETRY_MS),
-      SEARCH_WRITE_TIMEOUT_MS: '8000',
+      SEARCH_WRITE_TIMEOUT_MS: String(WRITE_TIMEOUT_MS),
       SEARCH_READ_TIMEOUT_MS: '3000',
-      SEARCH_MAINTENANCE_TIMEOUT_MS: '10000',
     };
     connection = await Connection.connect({ address: infra().temporalAddress });
     temporal = new Client({ connection });

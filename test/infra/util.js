@@ -119,4 +119,21 @@ function aptInstall(pkg) {
   });
 }
 
-module.exports = { CACHE_DIR, aptInstall, freePort, waitForPort, stopChild, mkTemp };
+/**
+ * A free port for the embedded Temporal dev server whose Web UI port, `offset` above it (the
+ * product's TEMPORAL_UI_PORT_OFFSET), is free too. Resolves with the dev server's port.
+ */
+async function freePortPair(offset) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = await freePort();
+    // both below the ephemeral range, for the reason freePort gives
+    if (port + offset >= ephemeralRange()[0] || handedOut.has(port + offset)) continue;
+    if (await canListen(port + offset)) {
+      handedOut.add(port + offset);
+      return port;
+    }
+  }
+  throw new Error(`no free port with a free port ${offset} above it`);
+}
+
+module.exports = { CACHE_DIR, aptInstall, freePort, freePortPair, waitForPort, stopChild, mkTemp };

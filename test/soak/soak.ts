@@ -5,6 +5,7 @@
 // for each account and health and Temporal watched throughout. It collects problems instead of
 // failing at the first one, so a report says everything that went wrong in a run.
 import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { TEMPORAL_UI_PORT_OFFSET } from '@docqa/common';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,7 +16,7 @@ import { minimalPdf } from '../support/pdf';
 import { Product, registerAccount, startProduct } from '../support/product';
 import { percentile } from '../support/stats';
 import { INDEXING_STALL_AFTER_MS } from '../../apps/api/src/health/health.service';
-const { freePort } = require('../infra/util');
+const { freePortPair } = require('../infra/util');
 
 const P = '/api/v1/document_proxy';
 /** Longest an ask may take (issue #13). */
@@ -204,7 +205,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const operations: Record<string, number> = {};
   const count = (op: string) => (operations[op] = (operations[op] ?? 0) + 1);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docqa-soak-${o.engine}-`));
-  const temporalPort: number = await freePort();
+  const temporalPort: number = await freePortPair(TEMPORAL_UI_PORT_OFFSET);
   const env: Record<string, string | undefined> = {
     DATA_DIR: dataDir,
     LOG_FILE: path.join(dataDir, 'app.log'),
@@ -214,7 +215,6 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
     BIND_HOST: '127.0.0.1',
     TEMPORAL_CLI_PATH: infra().temporalCli,
     TEMPORAL_DEV_PORT: String(temporalPort),
-    TEMPORAL_UI_PORT: String(await freePort()),
     S3_ENDPOINT: infra().s3Endpoint,
     S3_FORCE_PATH_STYLE: 'true',
     S3_REGION: 'us-east-1',

@@ -1,4 +1,5 @@
 import { Client as TemporalClient, Connection } from '@temporalio/client';
+import { TEMPORAL_UI_PORT_OFFSET } from '@docqa/common';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -9,7 +10,7 @@ import { EMBEDDER_TUNING_VARS, passEnv } from '../support/tuning-env';
 import { HistoryTimeline, historyTimeline } from './history-timeline';
 import { fillLibrary } from './large-library';
 import { INDEXING_CHILDREN_PER_RUN } from '../../libs/indexing/src/api/indexing-workflow.client';
-const { freePort } = require('../infra/util');
+const { freePort, freePortPair } = require('../infra/util');
 
 const P = '/api/v1/document_proxy';
 
@@ -51,7 +52,7 @@ export type HeapSample = [
 
 export interface LibraryBenchResult {
   engine: BenchEngine;
-  /** The product's malloc, as its start banner says (MEMORY_ALLOCATOR). */
+  /** The product's malloc, as its start banner says (jemalloc where installed). */
   allocator: string;
   files: number;
   folders: number;
@@ -209,7 +210,8 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
   fillLibrary(graph, o.files, folders);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `docqa-bench-library-${o.engine}-`));
   const i = infra();
-  const temporalPort = o.engine === 'embedded' ? ((await freePort()) as number) : undefined;
+  const temporalPort =
+    o.engine === 'embedded' ? ((await freePortPair(TEMPORAL_UI_PORT_OFFSET)) as number) : undefined;
   const metricsPort = (await freePort()) as number;
   const env: Record<string, string | undefined> = {
     DATA_DIR: dataDir,
@@ -228,9 +230,9 @@ export async function benchLibrary(o: LibraryBenchOptions): Promise<LibraryBench
     INDEXING_CONCURRENCY: String(o.window),
     LOCAL_EMBEDDER: o.embedder,
     // the embedder's and the allocator's tuning, to measure a setting against the default
-    ...passEnv([...EMBEDDER_TUNING_VARS, 'MALLOC_MMAP_THRESHOLD_', 'MEMORY_ALLOCATOR', 'MALLOC_CONF']),
+    ...passEnv([...EMBEDDER_TUNING_VARS, 'MALLOC_MMAP_THRESHOLD_', 'MALLOC_CONF']),
     ...(o.engine === 'embedded'
-      ? { TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()) }
+      ? { TEMPORAL_DEV_PORT: String(temporalPort) }
       : {
           DATABASE_URL: await createTestDatabase(),
           TEMPORAL_ADDRESS: i.temporalAddress,

@@ -122,7 +122,7 @@ export function main(): void {
           `  Data dir      ${cfg.core.dataDir}`,
           `  Database      ${cfg.database.url?.includes('@127.0.0.1') && !process.env.DATABASE_URL ? 'embedded PGlite' : 'DATABASE_URL'}`,
           `  Search        ${cfg.search.elasticsearchUrl ? 'Elasticsearch (ELASTICSEARCH_URL)' : 'embedded engine'}`,
-          `  Memory        ${nativeAllocator() === 'jemalloc' ? 'jemalloc' : 'system malloc'} (MEMORY_ALLOCATOR)`,
+          `  Memory        ${nativeAllocator() === 'jemalloc' ? 'jemalloc' : 'system malloc'}`,
           'Press Ctrl-C to stop.',
           '',
         ].join('\n'),

@@ -21,6 +21,13 @@ export const LOCAL_RERANK_SEARCH_WEIGHT = 1;
 export const LLM_FLASH_ATTENTION = true;
 
 /**
+ * llama.cpp threads per CPU math core: one. More threads than cores spin-wait for each other at
+ * every step: on 2 cores with the 1.5B model and a 989-token prompt, 4 threads took 26 s to the
+ * first token and 6.7 s per token, 2 threads 13 s and 0.05 s (docs/adr/0019-local-model-runtime.md).
+ */
+export const LLM_THREADS_PER_CORE = 1;
+
+/**
  * Passages the local model answers from: those the extractive answerer cites (`chosen`); where it
  * declines, the not-found answer without a model call. `retrieved` (every passage within the
  * budget) lost on the evaluation (docs/adr/0018-local-model-writes-extractive-rules-choose.md).

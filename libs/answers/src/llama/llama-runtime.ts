@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { LLM_THREADS_PER_CORE } from '../tuning';
 import type {
   Llama,
   LlamaChatSession,
@@ -41,7 +42,7 @@ export interface LlamaRuntimeOptions {
   modelPath: string;
   /** LLM_CONTEXT_SIZE (tokens of prompt plus answer). */
   contextSize: number;
-  /** LLM_THREADS; undefined: one per CPU math core (`defaultLlmThreads`). */
+  /** Undefined: LLM_THREADS_PER_CORE per CPU math core (`defaultLlmThreads`); tests pass fewer. */
   threads?: number;
   /** LLM_FLASH_ATTENTION (default off here, on through the configuration). */
   flashAttention?: boolean;
@@ -52,14 +53,12 @@ export interface LlamaRuntimeOptions {
 }
 
 /**
- * Threads when LLM_THREADS is unset: one per core llama.cpp computes on (`cpuMathCores`), never
- * node-llama-cpp's own default (`maxThreads`, twice that on this 2-core machine kind). With more
- * threads than cores, llama.cpp's threads spin-wait for each other at every step: measured here on
- * 2 cores with the 1.5B model and a 989-token prompt, 4 threads took 26 s to the first token and
- * 6.7 s per token after it, 2 threads 13 s and 0.05 s (docs/adr/0019).
+ * Threads of the local model: LLM_THREADS_PER_CORE per core llama.cpp computes on (`cpuMathCores`),
+ * never node-llama-cpp's own default (`maxThreads`, twice that on this 2-core machine kind), where
+ * the threads spin-wait for each other (measured in docs/adr/0019).
  */
 export function defaultLlmThreads(llama: Pick<Llama, 'cpuMathCores'>): number {
-  return Math.max(1, llama.cpuMathCores);
+  return Math.max(1, Math.round(llama.cpuMathCores * LLM_THREADS_PER_CORE));
 }
 
 /** The loaded model with its one context sequence; handed to one job at a time. */

@@ -447,7 +447,7 @@ describe('local generative provider (node-llama-cpp, SmolLM2-135M)', () => {
     expect(t.title).not.toContain('\n');
   });
 
-  it("computes on one thread per CPU math core when LLM_THREADS is unset, not node-llama-cpp's default", async () => {
+  it("computes on one thread per CPU math core by default, not node-llama-cpp's default", async () => {
     const unset = new LlamaRuntime(options({ threads: undefined }));
     try {
       const used = await unset.run('Thread probe', undefined, async (m) => ({

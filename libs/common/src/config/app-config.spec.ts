@@ -20,8 +20,12 @@ describe('loadConfig', () => {
     expect(cfg.search).toMatchObject({
       indexPrefix: 'docqa-chunks',
       readTimeoutMs: 10000,
+      writeTimeoutMs: 120000,
       lockTimeoutMs: 60000,
+      maintenanceTimeoutMs: 600000,
     });
+    expect(cfg.temporal).toMatchObject({ devPort: 7233, uiPort: 8233 });
+    expect(cfg.models.llmThreads).toBeUndefined();
     expect(cfg.indexing).toMatchObject({
       concurrency: undefined,
       maxFileBytes: 104857600,
@@ -31,6 +35,46 @@ describe('loadConfig', () => {
     expect(cfg.mail.from).toBe('DocQA <no-reply@docqa.invalid>');
     expect(cfg.metrics).toEqual({ enabled: true, port: 9464, host: '127.0.0.1' });
     expect(cfg.accounts.requireTermsOfService).toBe(false);
+  });
+
+  it('derives the search waits and the first unavailable retry from SEARCH_WRITE_TIMEOUT_MS', () => {
+    const cfg = loadConfig({ SEARCH_WRITE_TIMEOUT_MS: '8000' });
+    expect(cfg.search).toMatchObject({
+      writeTimeoutMs: 8000,
+      lockTimeoutMs: 4000,
+      maintenanceTimeoutMs: 40000,
+    });
+    expect(cfg.indexing.unavailableRetryMs).toBe(1000);
+    expect(loadConfig({ SEARCH_WRITE_TIMEOUT_MS: '1' }).search.lockTimeoutMs).toBe(1);
+    expect(loadConfig({ SEARCH_WRITE_TIMEOUT_MS: '1' }).indexing.unavailableRetryMs).toBe(1);
+  });
+
+  it('puts the embedded Temporal Web UI 1000 above TEMPORAL_DEV_PORT, and refuses a port that leaves no room', () => {
+    expect(loadConfig({ TEMPORAL_DEV_PORT: '27233' }).temporal.uiPort).toBe(28233);
+    expect(() => loadConfig({ TEMPORAL_DEV_PORT: '65000' })).toThrow(ConfigError);
+    expect(() => loadConfig({ TEMPORAL_DEV_PORT: '65000' })).toThrow(
+      /TEMPORAL_DEV_PORT=65000 leaves no Web UI port/,
+    );
+  });
+
+  it('ignores removed variables: their values come from the rule that replaced them', () => {
+    const cfg = loadConfig({
+      TEMPORAL_UI_PORT: '9999',
+      SEARCH_LOCK_TIMEOUT_MS: '5',
+      SEARCH_MAINTENANCE_TIMEOUT_MS: '5',
+      INDEXING_UNAVAILABLE_RETRY_MS: '5',
+      LLM_THREADS: '7',
+      MEMORY_ALLOCATOR: 'tcmalloc',
+    });
+    expect(cfg.temporal.uiPort).toBe(8233);
+    expect(cfg.search).toMatchObject({ lockTimeoutMs: 60000, maintenanceTimeoutMs: 600000 });
+    expect(cfg.indexing.unavailableRetryMs).toBe(15000);
+    expect(cfg.models.llmThreads).toBeUndefined();
+    expect(CONFIG_VARIABLES.map((v) => v.name)).not.toContain('MEMORY_ALLOCATOR');
+  });
+
+  it('declares at most 60 operator settings', () => {
+    expect(CONFIG_VARIABLES.length).toBeLessThanOrEqual(60);
   });
 
   it.each([

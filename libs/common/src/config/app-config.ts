@@ -24,6 +24,26 @@ type Raw = Record<string, string | undefined>;
 
 const bad = (message: string) => new ConfigError(`Invalid configuration: ${message}`);
 
+/**
+ * The embedded Temporal Web UI listens this far above TEMPORAL_DEV_PORT: the Temporal CLI's own
+ * relation (`temporal server start-dev`: frontend 7233, UI 8233).
+ */
+export const TEMPORAL_UI_PORT_OFFSET = 1000;
+
+/**
+ * Deadlines derived from the operator's SEARCH_WRITE_TIMEOUT_MS (default 120 s), which keep the
+ * values docs/adr/0009 chose (lock 60 s, maintenance 10 min, first retry 15 s) and shorten with it.
+ * Lock wait: half the write deadline, so a writer that waited for the lock still has time to write.
+ */
+export const SEARCH_LOCK_WAIT_PER_WRITE = 1 / 2;
+/** Embedded index maintenance: five writes' time (it folds many writes into the indices at once). */
+export const SEARCH_MAINTENANCE_PER_WRITE = 5;
+/**
+ * First wait before retrying a step whose dependency was unavailable (doubling up to 2 minutes,
+ * docs/adr/0037): an eighth of the write deadline, so a step outlasts about ten minutes of outage.
+ */
+export const UNAVAILABLE_RETRY_PER_WRITE = 1 / 8;
+
 export function coreConfig(r: EnvReader): CoreConfig {
   const appSecret = r.optString('APP_SECRET');
   if (appSecret !== undefined && appSecret.length < 32)
@@ -67,24 +87,29 @@ export function databaseConfig(r: EnvReader): DatabaseConfig {
 }
 
 export function temporalConfig(r: EnvReader): TemporalConfig {
+  const devPort = r.port('TEMPORAL_DEV_PORT');
+  const uiPort = devPort + TEMPORAL_UI_PORT_OFFSET;
+  if (uiPort > 65535)
+    throw bad(`TEMPORAL_DEV_PORT=${devPort} leaves no Web UI port (${uiPort}); pick one below 64536`);
   return {
     address: r.optString('TEMPORAL_ADDRESS'),
     namespace: r.string('TEMPORAL_NAMESPACE'),
     cliPath: r.optPath('TEMPORAL_CLI_PATH'),
-    devPort: r.port('TEMPORAL_DEV_PORT'),
-    uiPort: r.port('TEMPORAL_UI_PORT'),
+    devPort,
+    uiPort,
     taskQueue: r.string('TEMPORAL_TASK_QUEUE'),
   };
 }
 
 export function searchConfig(r: EnvReader): SearchConfig {
+  const writeTimeoutMs = r.int('SEARCH_WRITE_TIMEOUT_MS');
   return {
     elasticsearchUrl: r.optUrl('ELASTICSEARCH_URL'),
     indexPrefix: r.string('SEARCH_INDEX_PREFIX'),
     readTimeoutMs: r.int('SEARCH_READ_TIMEOUT_MS'),
-    writeTimeoutMs: r.int('SEARCH_WRITE_TIMEOUT_MS'),
-    lockTimeoutMs: r.int('SEARCH_LOCK_TIMEOUT_MS'),
-    maintenanceTimeoutMs: r.int('SEARCH_MAINTENANCE_TIMEOUT_MS'),
+    writeTimeoutMs,
+    lockTimeoutMs: Math.max(1, Math.round(writeTimeoutMs * SEARCH_LOCK_WAIT_PER_WRITE)),
+    maintenanceTimeoutMs: writeTimeoutMs * SEARCH_MAINTENANCE_PER_WRITE,
   };
 }
 
@@ -93,7 +118,10 @@ export function indexingConfig(r: EnvReader): IndexingConfig {
     concurrency: r.optInt('INDEXING_CONCURRENCY'),
     maxFileBytes: r.int('INDEXING_MAX_FILE_BYTES'),
     workerMaxConcurrentActivities: r.int('WORKER_MAX_CONCURRENT_ACTIVITIES'),
-    unavailableRetryMs: r.int('INDEXING_UNAVAILABLE_RETRY_MS'),
+    unavailableRetryMs: Math.max(
+      1,
+      Math.round(r.int('SEARCH_WRITE_TIMEOUT_MS') * UNAVAILABLE_RETRY_PER_WRITE),
+    ),
   };
 }
 
@@ -132,7 +160,6 @@ export function modelsConfig(r: EnvReader): ModelsConfig {
     openaiModel: r.string('OPENAI_MODEL'),
     openaiTimeoutMs: r.int('OPENAI_TIMEOUT_MS'),
     llmModelPath: resolved(r.optPath('LLM_MODEL_PATH')),
-    llmThreads: r.optInt('LLM_THREADS'),
     llmTimeoutMs: r.int('LLM_TIMEOUT_MS'),
     localEmbedder: r.oneOf('LOCAL_EMBEDDER', ['auto', 'minilm', 'bge-small', 'hashing'] as const),
     localEmbedderModelDir: r.optPath('LOCAL_EMBEDDER_MODEL_DIR'),

@@ -117,6 +117,7 @@ export interface ModelsConfig {
   readonly openaiTimeoutMs: number;
   /** Absolute. */
   readonly llmModelPath?: string;
+  /** No variable: unset is LLM_THREADS_PER_CORE per core (libs/answers); tests set fewer in-process. */
   readonly llmThreads?: number;
   readonly llmTimeoutMs: number;
   readonly localEmbedder: LocalEmbedderSetting;

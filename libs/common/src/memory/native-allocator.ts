@@ -6,7 +6,7 @@ export type NativeAllocator = 'jemalloc' | 'glibc' | 'other';
 let allocator: NativeAllocator | undefined;
 
 /**
- * The malloc this process runs on: jemalloc when `npm start` preloaded it (MEMORY_ALLOCATOR,
+ * The malloc this process runs on: jemalloc when `npm start` preloaded it (where installed,
  * scripts/setup/allocator.js), else glibc's on Linux. Read once from the process's mappings.
  */
 export function nativeAllocator(): NativeAllocator {

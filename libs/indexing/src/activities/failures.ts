@@ -10,7 +10,7 @@ import { RunGoneError, SourceEmptyError } from '../pipeline/pipeline-errors';
 /**
  * How the failure of an attempt is mapped for Temporal: the failing attempt's number (`info.attempt`,
  * from 1) and the first wait before a step whose dependency was unavailable is tried again
- * (INDEXING_UNAVAILABLE_RETRY_MS).
+ * (an eighth of SEARCH_WRITE_TIMEOUT_MS, UNAVAILABLE_RETRY_PER_WRITE).
  */
 export interface FailureContext {
   attempt: number;

@@ -24,13 +24,8 @@ export const ENGINES_VARIABLES = [
     name: 'TEMPORAL_DEV_PORT',
     kind: 'port',
     default: '7233',
-    description: 'Frontend port of the embedded Temporal dev server (only when TEMPORAL_ADDRESS is unset).',
-  },
-  {
-    name: 'TEMPORAL_UI_PORT',
-    kind: 'port',
-    default: '8233',
-    description: 'Port of the embedded Temporal Web UI.',
+    description:
+      'Frontend port of the embedded Temporal dev server (only when TEMPORAL_ADDRESS is unset); its Web UI listens 1000 above (8233).',
   },
   {
     name: 'TEMPORAL_TASK_QUEUE',

@@ -23,13 +23,6 @@ export const INDEXING_VARIABLES = [
       'Activity slots of one worker process: how many indexing steps it runs at once. A step that stops answering frees its slot at its deadline or cancellation.',
   },
   {
-    name: 'INDEXING_UNAVAILABLE_RETRY_MS',
-    kind: 'int',
-    default: '15000',
-    description:
-      'First wait before retrying an indexing step that failed on an unavailable dependency (search engine down, past its deadline or not accepting writes; database unreachable or out of connections; a model failing). Doubles up to 2 minutes: a step outlasts about ten minutes of outage without holding a worker slot.',
-  },
-  {
     name: 'SEARCH_READ_TIMEOUT_MS',
     kind: 'int',
     default: '10000',
@@ -41,21 +34,7 @@ export const INDEXING_VARIABLES = [
     kind: 'int',
     default: '120000',
     description:
-      'Deadline of one search-index write (a batch of chunks, a delete). Past it the indexing step fails as a retryable activity failure.',
-  },
-  {
-    name: 'SEARCH_LOCK_TIMEOUT_MS',
-    kind: 'int',
-    default: '60000',
-    description:
-      'Embedded engine: longest wait for its write lock (writes and index maintenance take turns). Past it the write fails as retryable.',
-  },
-  {
-    name: 'SEARCH_MAINTENANCE_TIMEOUT_MS',
-    kind: 'int',
-    default: '600000',
-    description:
-      'Embedded engine: deadline of index maintenance (compaction, folding new rows into the indices). Past it an error is logged and health reports search down until it ends.',
+      'Deadline of one search-index write (a batch of chunks, a delete). Past it the indexing step fails as a retryable activity failure. Sets the waits derived from it: the embedded write lock (half), embedded index maintenance (5x; past it health reports search down until it ends), and the first retry of a step whose dependency was unavailable (an eighth: 15 s, doubling up to 2 minutes).',
   },
   {
     name: 'SHUTDOWN_TIMEOUT_MS',

@@ -71,12 +71,6 @@ export const MODELS_VARIABLES = [
       'GGUF file of the local generative model (`local-llm`). Unset: DOCQA_CACHE_DIR/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf (`npm run models:install -- llm`); any chat GGUF llama.cpp runs may be named. A missing file is 503 CAPABILITY_DISABLED for `local-llm`.',
   },
   {
-    name: 'LLM_THREADS',
-    kind: 'int',
-    description:
-      'CPU threads of the local generative model. Unset: one per core (more make its threads spin-wait).',
-  },
-  {
     name: 'LLM_TIMEOUT_MS',
     kind: 'int',
     default: '120000',

@@ -34,14 +34,6 @@ export const SERVER_VARIABLES = [
     description:
       'Cache of what the first `npm start` provisions (Temporal CLI, embedding model, its converter venv), shared by every data dir. Unset: ~/.cache/docqa.',
   },
-  {
-    name: 'MEMORY_ALLOCATOR',
-    kind: 'enum',
-    values: ['auto', 'jemalloc', 'system'],
-    default: 'auto',
-    description:
-      "The malloc `npm start` runs the product on. auto: jemalloc where libjemalloc.so.2 is installed (Debian: libjemalloc2), else the system's; jemalloc: refuse to start without it; system: the C library's. glibc's malloc keeps growing through long embedded indexing runs, jemalloc does not. Containers use the system's.",
-  },
   { name: 'HTTPS_PORT', kind: 'port', default: '8443', description: 'Port of the HTTPS API.' },
   {
     name: 'HTTP_PORT',
