@@ -1,6 +1,7 @@
-/* Answer-quality evaluation on the QA corpora (shared/corpus/dev: 16 manuals, 77 items;
- * shared/corpus/similar: 20 near-identical NTSB reports, 50 items), per search engine.
- *   npm run eval                                   (both corpora, both engines, indexing pipeline)
+/* Answer-quality evaluation on the QA corpora (shared/corpus: financebench, 34 SEC filings, 68 items,
+ * measured only; dev, 16 manuals, 77 items; similar, 20 near-identical NTSB reports, 50 items; blind,
+ * 12 PDFs of Debian packages), per search engine, each corpus indexed alone into a fresh engine.
+ *   npm run eval                                   (every corpus, both engines, indexing pipeline)
  *   npm run eval -- --engine embedded --corpus similar
  *   npm run eval -- --indexing direct              (seed through the SearchIndex port: no Temporal/S3)
  *   npm run eval -- --provider local-llm           (answers by the local GGUF model, LLM_MODEL_PATH)
