@@ -1,4 +1,12 @@
-import { dateTokens, STATEMENT_LABEL, statementsAsked, statePostalCodes, withPeriodTerms } from '@docqa/text';
+import {
+  dateTokens,
+  onStatement,
+  STATEMENT_LABEL,
+  type StatementKind,
+  statementsAsked,
+  statePostalCodes,
+  withPeriodTerms,
+} from '@docqa/text';
 import { convexFusion, DEFAULT_FUSION_METHOD, reciprocalRankFusion, RRF_K } from './fusion';
 import {
   DEFAULT_ROUTING,
@@ -124,8 +132,8 @@ const routedBoost = (routed: Set<string>, weight: number) => (h: LegHit) =>
  */
 const STATEMENT_WEIGHT = 1;
 
-const statementBoost = (labels: readonly string[]) => (h: LegHit) =>
-  labels.some((l) => h.chunk.section?.startsWith(l)) ? 1 + STATEMENT_WEIGHT : 1;
+const statementBoost = (kinds: readonly StatementKind[]) => (h: LegHit) =>
+  onStatement(h.chunk.section, kinds) ? 1 + STATEMENT_WEIGHT : 1;
 
 /** The product of the boosts given. */
 function boost(...fs: Array<((h: LegHit) => number) | undefined>): ((h: LegHit) => number) | undefined {
@@ -211,13 +219,17 @@ export async function runLegs(
   // A question that names a financial statement ("... shown in the cash flow statement") gets
   // that statement's pages (labelled at indexing, libs/text statements.ts) of the routed
   // documents as candidates, and they weigh more in the fusion.
-  const labels = statementsAsked(q.text).map((k) => STATEMENT_LABEL[k]);
+  const statements = statementsAsked(q.text);
   const [routedBm25, routedVector, statementHits] = await Promise.all([
     routed.length ? legs.bm25({ ...q, documentIds: routed }, depth) : Promise.resolve([]),
     routed.length ? legs.vector({ ...vq, documentIds: routed }, depth) : Promise.resolve([]),
-    labels.length
+    statements.length
       ? legs.bm25(
-          { ...q, text: labels.join(' '), documentIds: routed.length ? routed : q.documentIds },
+          {
+            ...q,
+            text: statements.map((k) => STATEMENT_LABEL[k]).join(' '),
+            documentIds: routed.length ? routed : q.documentIds,
+          },
           depth,
         )
       : Promise.resolve([]),
@@ -225,7 +237,7 @@ export async function runLegs(
   // Every page of a named statement counts alike here (the name's score says nothing about which
   // page answers); the question's own legs and routing rank them among themselves.
   const statementPages = statementHits
-    .filter((h) => labels.some((l) => h.chunk.section?.startsWith(l)))
+    .filter((h) => onStatement(h.chunk.section, statements))
     .map((h) => ({ ...h, score: 1 }));
   const similarity = new Map([...vector, ...routedVector].map((h) => [h.chunk.id, h.score]));
   const vectorWeight = q.fusion?.vectorWeight ?? 1;
@@ -257,7 +269,7 @@ export async function runLegs(
           {
             boost: boost(
               routed.length ? routedBoost(new Set(routed), routing.weight) : undefined,
-              statementPages.length ? statementBoost(labels) : undefined,
+              statementPages.length ? statementBoost(statements) : undefined,
             ),
           },
         );

@@ -1,6 +1,7 @@
 import { identifierTokens, queryStems } from './query-terms';
 import { questionScope, type QuestionScope, withoutWorkingInstructions } from './question-scope';
 import { definitionFocus, questionType, type QuestionType, scopeStems } from './question-type';
+import { type StatementKind, statementsAsked } from './statements';
 
 /**
  * What one ask's question says, read once: computed by the ask (or /search) before retrieval,
@@ -25,6 +26,8 @@ export interface QueryAnalysis {
   readonly queryType: QuestionType;
   /** The term a definition question asks about ("What is a bucket?" -> `bucket`). */
   readonly definitionFocus?: string;
+  /** The financial statements the question names, or reads its metrics from (statements.ts). */
+  readonly statements: readonly StatementKind[];
   /** Stems of the question's scope phrase (a trailing "in X?"): where to look, not what is asked. */
   readonly scopeStems: readonly string[];
   /** Compound identifiers the question names (`=page.margin.top`). */
@@ -51,6 +54,7 @@ function questionPart(question: string): QuestionPart {
     type: questionType(question),
     ...(focus === undefined ? {} : { definitionFocus: focus }),
     scopeStems: [...scopeStems(asked)],
+    statements: statementsAsked(question),
     identifiers,
     askedTerms: [...new Set([...queryStems(asked), ...identifiers])],
   };

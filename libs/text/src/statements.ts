@@ -36,6 +36,16 @@ const PAGE_TITLES: ReadonlyArray<[StatementKind, RegExp]> = [
   ],
 ];
 
+/** A statement page's chunk section as indexing writes it: the statement's plain name first. */
+export function statementSection(kind: StatementKind, section: string): string {
+  return [STATEMENT_LABEL[kind], section].filter(Boolean).join(' > ');
+}
+
+/** Whether a chunk section (written by statementSection) is on a page of one of these statements. */
+export function onStatement(section: string | undefined, kinds: readonly StatementKind[]): boolean {
+  return !!section && kinds.some((k) => section.startsWith(STATEMENT_LABEL[k]));
+}
+
 /** The title is printed in the page's first lines (after a running header or the company name). */
 const TITLE_LINES = 8;
 /** A title is a short line; longer ones are sentences that mention a statement. */

@@ -13,7 +13,7 @@ import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
 import { CONTEXT_WEIGHT, passageContextStems, textTerms } from './passage-context';
 import { endsSentence, segmentText, startsMidSentence } from './segments';
 import { escapeMarkers } from './text';
-import { rowQuotes, STATEMENT_LABEL, statementsAsked, words } from '@docqa/text';
+import { onStatement, rowQuotes, words } from '@docqa/text';
 import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
 import { CODE, hasEvidence, REFERS_BACK } from './question-type';
 import {
@@ -237,15 +237,14 @@ export class LocalGenerator implements Generator {
     // A question that names a financial statement ("... shown in the cash flow statement") is
     // about that statement's pages when retrieval found them: they are the evidence to show, and
     // their rows are preferred answers.
-    const statements = statementsAsked(input.question).map((k) => STATEMENT_LABEL[k]);
-    const onStatement = (p: Passage) => statements.some((l) => p.section?.startsWith(l));
-    const statementFactor = (p: Passage) => (onStatement(p) ? STATEMENT_PREFERENCE : 1);
-    const hasStatement = passages.some(onStatement);
+    const onNamed = (p: Passage) => onStatement(p.section, analysis.statements);
+    const statementFactor = (p: Passage) => (onNamed(p) ? STATEMENT_PREFERENCE : 1);
+    const hasStatement = passages.some(onNamed);
     if (bestCoverage < this.o.evidenceMinCoverage && !hasStatement) return NO_ANSWER_TEXT;
     // a named statement's page leads the evidence however few of the question's words it prints
     const evidenceWeight = (p: Passage) => {
       const coverage = coverageOf.get(p) ?? 0;
-      const base = onStatement(p) ? Math.max(coverage, bestCoverage) * STATEMENT_PREFERENCE : coverage;
+      const base = onNamed(p) ? Math.max(coverage, bestCoverage) * STATEMENT_PREFERENCE : coverage;
       return base / (1 + this.o.rankPrior * passages.indexOf(p));
     };
     const evidence = () => evidenceAnswer(passages, evidenceWeight);

@@ -1,5 +1,5 @@
 import type { ChunkRecord } from '@docqa/search';
-import { STATEMENT_LABEL, statementOfPage } from '@docqa/text';
+import { statementOfPage, statementSection } from '@docqa/text';
 import { Chunk, chunkPages, ChunkOptions, DEFAULT_CHUNKING } from './chunker';
 import { DocumentContext, documentContext, embeddingText } from './document-context';
 import { joinHyphenatedWords } from './hyphenation';
@@ -46,14 +46,14 @@ export function prepareDocument(
   const statements = new Map(
     body.flatMap((p) => {
       const kind = statementOfPage(p.text);
-      return kind ? [[p.pageNumber, STATEMENT_LABEL[kind]] as const] : [];
+      return kind ? [[p.pageNumber, kind] as const] : [];
     }),
   );
   return {
     context,
     chunks: chunks.map((c, i) => {
-      const label = statements.get(c.pageNumber);
-      const section = label ? [label, sections[i]].filter(Boolean).join(' > ') : sections[i];
+      const kind = statements.get(c.pageNumber);
+      const section = kind ? statementSection(kind, sections[i]) : sections[i];
       return { ...c, section, embeddingText: embeddingText(context, section, c.text) };
     }),
   };
