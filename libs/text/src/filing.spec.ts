@@ -1,4 +1,4 @@
-import { filingMetadata, filingTitle, withPeriodTerms } from './filing';
+import { filingMetadata, filingTitle, fiscalYearTerms, withPeriodTerms } from './filing';
 
 const cover10k = [
   'UNITED STATES',
@@ -73,6 +73,15 @@ describe('filingTitle', () => {
         fiscalQuarter: 2,
       }),
     ).toBe('ACME CO. | 10-Q quarterly report | FY2024 fiscal 2024 | Q2 FY2024 | period ended 2023-07-29');
+  });
+});
+
+describe('fiscalYearTerms', () => {
+  it('keeps the fiscal-year stems', () => {
+    expect(fiscalYearTerms(['lockhe', 'fy2021', 'net', 'fy2020', '2021', 'fy21'])).toEqual([
+      'fy2021',
+      'fy2020',
+    ]);
   });
 });
 

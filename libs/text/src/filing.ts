@@ -164,6 +164,14 @@ export function withPeriodTerms(text: string): string {
   return added.size ? `${text} ${[...added].join(' ')}` : text;
 }
 
+/**
+ * The fiscal-year terms among `terms` (stems, as analyseQuery and a filing's title give them:
+ * `fy2021` from "FY2021" or "fiscal year 2021").
+ */
+export function fiscalYearTerms(terms: readonly string[]): string[] {
+  return terms.filter((t) => /^fy(?:19|20)\d{2}$/.test(t));
+}
+
 /** Whether a query asks for the newest filing or period: "the latest 10-Q", "most recent quarter". */
 export function asksLatest(text: string): boolean {
   return /\b(?:latest|most\s+recent|newest)\b/i.test(text);

@@ -19,6 +19,15 @@ describe('analyseQuery', () => {
     expect(Object.isFrozen(a)).toBe(true);
   });
 
+  it('reads the statements and line items a financial question asks for', () => {
+    const a = analyseQuery(
+      'Using only the information within the cash flow statement, what is the FY2018 capex for 3M?',
+    );
+    expect(a.asked).toBe('what is the FY2018 capex for 3M?');
+    expect(a.statements).toEqual(['cash-flow']);
+    expect(a.lineItems).toEqual([{ item: 'capex', stems: ['capex'] }]);
+  });
+
   it('tells list and compare questions, and keeps the identifiers a question names', () => {
     expect(analyseQuery('Which of the accidents were fatal? Name the locations.').scope).toBe('list');
     expect(analyseQuery('Compare the net sales of Apple and Microsoft.').scope).toBe('compare');

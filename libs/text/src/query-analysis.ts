@@ -1,6 +1,7 @@
 import { identifierTokens, queryStems } from './query-terms';
 import { questionScope, type QuestionScope, withoutWorkingInstructions } from './question-scope';
 import { definitionFocus, questionType, type QuestionType, scopeStems } from './question-type';
+import { type LineItemAsked, lineItemsAsked } from './line-items';
 import { type StatementKind, statementsAsked } from './statements';
 
 /**
@@ -28,6 +29,8 @@ export interface QueryAnalysis {
   readonly definitionFocus?: string;
   /** The financial statements the question names, or reads its metrics from (statements.ts). */
   readonly statements: readonly StatementKind[];
+  /** The statement line items it asks for by an analyst's name ("capex"; line-items.ts). */
+  readonly lineItems: readonly LineItemAsked[];
   /** Stems of the question's scope phrase (a trailing "in X?"): where to look, not what is asked. */
   readonly scopeStems: readonly string[];
   /** Compound identifiers the question names (`=page.margin.top`). */
@@ -55,6 +58,7 @@ function questionPart(question: string): QuestionPart {
     ...(focus === undefined ? {} : { definitionFocus: focus }),
     scopeStems: [...scopeStems(asked)],
     statements: statementsAsked(question),
+    lineItems: lineItemsAsked(asked),
     identifiers,
     askedTerms: [...new Set([...queryStems(asked), ...identifiers])],
   };

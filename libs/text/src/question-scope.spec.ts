@@ -98,4 +98,24 @@ describe('withoutWorkingInstructions', () => {
       ),
     ).toBe('what is the net PPNE?');
   });
+
+  it('drops a leading clause that says where to look, keeps the question after it', () => {
+    expect(
+      withoutWorkingInstructions(
+        'According to the details clearly outlined within the balance sheet, how much total current assets did Nike have at the end of FY2019?',
+      ),
+    ).toBe('how much total current assets did Nike have at the end of FY2019?');
+    expect(
+      withoutWorkingInstructions(
+        'By drawing conclusions from the information stated only in the income statement, what is Amazon’s FY2017 COGS?',
+      ),
+    ).toBe('what is Amazon’s FY2017 COGS?');
+    // a clause that is part of what is asked stays
+    expect(withoutWorkingInstructions('Using SSH keys, how do I log in without a password?')).toBe(
+      'Using SSH keys, how do I log in without a password?',
+    );
+    expect(withoutWorkingInstructions('According to the FAQ, is Debian free?')).toBe(
+      'According to the FAQ, is Debian free?',
+    );
+  });
 });

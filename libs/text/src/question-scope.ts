@@ -62,6 +62,15 @@ const ANSWER_INSTRUCTION = new RegExp(
   'i',
 );
 
+/**
+ * A leading clause that says where to look before the question itself: "According to the details
+ * outlined within the balance sheet, how much ...", "Using only the information within the balance
+ * sheet, how much ...", "By drawing conclusions from the income statement, what is ...". Only a
+ * clause about a source of information goes: "Using SSH keys, how do I ...?" says what is asked.
+ */
+const SOURCE_CLAUSE =
+  /^(?:according\s+to|based\s+(?:up)?on|by\s+\w+ing|using|relying\s+on|in\s+agreement\s+with|when\s+(?:\w+\s+)?referencing|with\s+reference\s+to|referring\s+to|considering|looking\s+at)\b(?=[^,?]{0,160}\b(?:information|details|data|figures|statements?|sheets?)\b)[^,?]{0,160},\s*(?=(?:what|how|which|who|when|where|why|is|are|was|were|did|does|do|has|have)\b)/i;
+
 /** A first sentence that only says how to work, never what to find. */
 const LEADING_INSTRUCTION =
   /^(please\s+)?(assume|answer the following|round|base|calculate|compute|use|using|utiliz\w*|rely\w*|consider)\b|^(we|i)\s+(need|want|would like)\s+to\b/i;
@@ -114,6 +123,7 @@ export function withoutWorkingInstructions(question: string): string {
       const colon = s.lastIndexOf(':');
       return ANSWER_INSTRUCTION.test(s) && colon > 0 && colon < s.length - 1 ? s.slice(colon + 1).trim() : s;
     })
+    .map((s) => s.replace(SOURCE_CLAUSE, ''))
     .filter((s, i) => !working(s, i));
   return (kept.length ? kept : sentences.slice(0, 1)).join(' ');
 }

@@ -1,4 +1,4 @@
-import { headerAbove, isTableLine, quoteRow, tableHeader, tableRow } from './table-lines';
+import { headerAbove, isTableLine, quoteRow, rowQuotes, tableHeader, tableRow } from './table-lines';
 
 describe('tableRow', () => {
   it('splits a statement line into its label and figures', () => {
@@ -22,6 +22,9 @@ describe('tableRow', () => {
     expect(tableRow('see page 12')).toBeUndefined();
     expect(tableRow('1,577 1,373')).toBeUndefined();
     expect(tableRow('(Millions) 2018 2017 2016')).toBeUndefined();
+    // date captions: the "figure" is a day
+    expect(tableRow('Year Ended May 31,')).toBeUndefined();
+    expect(tableRow('August 29,')).toBeUndefined();
   });
 });
 
@@ -73,5 +76,23 @@ describe('headerAbove', () => {
   it('finds none once prose came between', () => {
     const prose = `${page}\nThe accompanying notes are an integral part of these statements and should be read with them in full.\nMore text`;
     expect(headerAbove(prose, prose.indexOf('More text'))).toBeUndefined();
+  });
+});
+
+describe('rowQuotes', () => {
+  it('reads a header of dates the text broke over lines', () => {
+    const text = ['August 29,', '2021 August 30,', '2020', 'TOTAL ASSETS $ 59,268 $ 55,556'].join('\n');
+    expect(rowQuotes(text).get('TOTAL ASSETS $ 59,268 $ 55,556')).toBe(
+      'TOTAL ASSETS: 2021 $59,268, 2020 $55,556',
+    );
+  });
+
+  it('joins no lines across prose', () => {
+    const text = [
+      '2021 was a year of growth for the company and every one of its warehouses in the country.',
+      '2020',
+      'TOTAL ASSETS $ 59,268 $ 55,556',
+    ].join('\n');
+    expect(rowQuotes(text).get('TOTAL ASSETS $ 59,268 $ 55,556')).toBe('TOTAL ASSETS: $59,268 $55,556');
   });
 });

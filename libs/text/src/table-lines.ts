@@ -15,6 +15,9 @@ const YEAR = /^\(?(?:FY|fy)?'?((?:19[89]|20[0-4])\d)\)?,?$/;
 const MONTH_DAY =
   /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2},?/gi;
 
+const MONTH_END =
+  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$/i;
+
 export interface TableRow {
   /** The row's label, as printed. */
   label: string;
@@ -57,6 +60,9 @@ export function tableRow(line: string): TableRow | undefined {
   // A label that ends in a preposition or article is a sentence that ends in a number ("in 2018").
   if (/\b(?:in|of|on|at|to|by|for|from|the|a|an|and|or|than|page|pages|see|item|note)$/i.test(label))
     return undefined;
+  // A label that ends in a month is a date caption (`Year Ended May 31,`, `August 29,`): its
+  // "figure" is the day.
+  if (MONTH_END.test(label)) return undefined;
   return { label, figures };
 }
 
@@ -123,17 +129,40 @@ const SUBHEADING_CHARS = 90;
 export function rowQuotes(text: string): Map<string, string> {
   const out = new Map<string, string>();
   let periods: string[] | undefined;
+  // Lines since the last row: a header of dates the PDF text broke over lines (`August 29,` /
+  // `2021 August 30,` / `2020`) is read from them joined.
+  const since: string[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.replace(/\s+/g, ' ').trim();
     if (!line) continue;
-    const header = tableHeader(line);
+    const header = tableHeader(line) ?? brokenHeader(since, line);
     if (header) {
       periods = header;
+      since.length = 0;
       continue;
     }
     const row = tableRow(line);
-    if (row) out.set(line, quoteRow(row, periods));
-    else if (line.length > SUBHEADING_CHARS) periods = undefined;
+    if (row) {
+      out.set(line, quoteRow(row, periods));
+      since.length = 0;
+    } else {
+      if (line.length > SUBHEADING_CHARS) periods = undefined;
+      since.push(line);
+    }
   }
   return out;
+}
+
+/** Lines of a header broken over lines are few and short. */
+const BROKEN_HEADER_LINES = 3;
+
+/** The periods of a header whose last line is `line` and whose first lines end `since`. */
+function brokenHeader(since: readonly string[], line: string): string[] | undefined {
+  for (let k = 1; k < BROKEN_HEADER_LINES && k <= since.length; k++) {
+    const lines = since.slice(-k);
+    if (lines.some((l) => l.length > SUBHEADING_CHARS)) return undefined;
+    const header = tableHeader([...lines, line].join(' '));
+    if (header) return header;
+  }
+  return undefined;
 }
