@@ -13,6 +13,13 @@ const dumped = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{
   item: QaItem;
   input: GenerateInput | null;
 }>;
+// Dumps written before passages carried their document's title: it is the context up to the section.
+for (const { input } of dumped)
+  for (const p of input?.passages ?? []) {
+    if (p.title || !p.context) continue;
+    const at = p.section ? p.context.indexOf(` | ${p.section}`) : p.context.lastIndexOf(' | ');
+    p.title = at > 0 ? p.context.slice(0, at) : undefined;
+  }
 const gen = new LocalGenerator(options ? (JSON.parse(options) as LocalGeneratorOptions) : {});
 const scores = dumped.map(({ item, input }) => {
   const answer = input ? gen.compose(input) : '';

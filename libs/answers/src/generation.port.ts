@@ -47,6 +47,8 @@ export interface Passage {
    * date tokens). Tells near-identical documents apart; not quoted, not cited by itself.
    */
   context?: string;
+  /** The document's title (part of `context`): the words that name the document itself. */
+  title?: string;
   /**
    * The section heading(s) the passage falls under; a financial statement's pages lead with the
    * statement's plain name (libs/text statements.ts).

@@ -10,16 +10,25 @@ import {
 } from '../generation.port';
 import { EVIDENCE_MIN_COVERAGE, evidenceAnswer } from './evidence';
 import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
-import { CONTEXT_WEIGHT, passageContextStems, textTerms } from './passage-context';
+import { CONTEXT_WEIGHT, passageContextStems, passageTitleStems, textTerms } from './passage-context';
 import { endsSentence, segmentText, startsMidSentence } from './segments';
 import { escapeMarkers } from './text';
-import { onStatement, rowQuotes, words } from '@docqa/text';
+import {
+  fiscalYearTerms,
+  type LineItemAsked,
+  lineItemOfRow,
+  onStatement,
+  rowQuotes,
+  words,
+} from '@docqa/text';
 import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
 import { CODE, hasEvidence, REFERS_BACK } from './question-type';
 import {
   Candidate,
   covered,
   fromNamedDocuments,
+  fromNamedPeriods,
+  ofOtherYear,
   headingLike,
   ownStems,
   proseFactor,
@@ -196,10 +205,14 @@ export class LocalGenerator implements Generator {
   private answer(input: GenerateInput, evidenceOnly: boolean): string {
     const passages = input.passages;
     if (passages.length === 0) return NO_ANSWER_TEXT;
+    // What is asked, without the instructions on how to answer ("Round to two decimals.").
+    const analysis = analysisOf(input);
     const candidates: Candidate[] = [];
     const segmentsOf = new Map<Passage, Candidate[]>();
+    const contextOf = new Map(passages.map((p) => [p, passageContextStems(p)]));
     passages.forEach((passage, rank) => {
-      const context = passageContextStems(passage);
+      const context = contextOf.get(passage) ?? new Set<string>();
+      const titleStems = passageTitleStems(passage);
       const quotes = rowQuotes(passage.text);
       const own: Candidate[] = segmentText(passage.text).map((text, index) => ({
         passage,
@@ -207,8 +220,9 @@ export class LocalGenerator implements Generator {
         index,
         text,
         quote: quotes.get(text),
-        stems: textTerms(text),
+        stems: withItemStems(text, quotes.get(text), analysis.lineItems),
         context,
+        titleStems,
         named: 0,
         score: 0,
       }));
@@ -217,8 +231,6 @@ export class LocalGenerator implements Generator {
     });
     dropCutSentences(candidates, segmentsOf);
     if (candidates.length === 0) return NO_ANSWER_TEXT;
-    // What is asked, without the instructions on how to answer ("Round to two decimals.").
-    const analysis = analysisOf(input);
     const q = weighQuery(
       analysis.terms,
       candidates,
@@ -229,7 +241,7 @@ export class LocalGenerator implements Generator {
 
     // The passage that holds the most query weight decides whether the documents cover it at all.
     const coverageOf = new Map(
-      passages.map((p) => [p, covered(q, [...textTerms(p.text), ...passageContextStems(p)]) / q.total]),
+      passages.map((p) => [p, covered(q, [...textTerms(p.text), ...(contextOf.get(p) ?? [])]) / q.total]),
     );
     // Below evidenceMinCoverage the documents do not cover the question: the plain not-found answer.
     // Between it and minCoverage they are about it without answering it: the evidence answer.
@@ -238,6 +250,9 @@ export class LocalGenerator implements Generator {
     // about that statement's pages when retrieval found them: they are the evidence to show, and
     // their rows are preferred answers.
     const onNamed = (p: Passage) => onStatement(p.section, analysis.statements);
+    const years = fiscalYearTerms(analysis.terms);
+    const otherYear = (p: Passage) => ofOtherYear(contextOf.get(p) ?? new Set(), years);
+    const yearFound = years.length > 0 && passages.some((p) => !otherYear(p));
     const statementFactor = (p: Passage) => (onNamed(p) ? STATEMENT_PREFERENCE : 1);
     const hasStatement = passages.some(onNamed);
     if (bestCoverage < this.o.evidenceMinCoverage && !hasStatement) return NO_ANSWER_TEXT;
@@ -245,6 +260,8 @@ export class LocalGenerator implements Generator {
     const evidenceWeight = (p: Passage) => {
       const coverage = coverageOf.get(p) ?? 0;
       const base = onNamed(p) ? Math.max(coverage, bestCoverage) * STATEMENT_PREFERENCE : coverage;
+      // a filing of another fiscal year than the question names is no evidence while one of that year is
+      if (yearFound && otherYear(p)) return 0;
       return base / (1 + this.o.rankPrior * passages.indexOf(p));
     };
     const evidence = () => evidenceAnswer(passages, evidenceWeight);
@@ -295,7 +312,12 @@ export class LocalGenerator implements Generator {
       );
       if (several) return several;
     }
-    const ranked = this.o.preferNamedDocuments ? fromNamedDocuments(all) : all;
+    // A question that asks for a statement's figure is answered from that statement's pages when
+    // retrieval found them and a line there says something of the question: a note or a paragraph
+    // that repeats its words is no figure of the statement.
+    const onStatementPages = hasStatement ? all.filter((c) => onNamed(c.passage) && c.score > c.named) : [];
+    const pool = onStatementPages.length ? onStatementPages : all;
+    const ranked = fromNamedPeriods(this.o.preferNamedDocuments ? fromNamedDocuments(pool) : pool, otherYear);
     const best = ranked[0];
     // The best match is the asked field left blank (`Certificate: Age:`): the document does not
     // state it, and another sentence would answer something else.
@@ -411,4 +433,16 @@ function dropCutSentences(candidates: Candidate[], segmentsOf: Map<Passage, Cand
   }
   const kept = candidates.filter((c) => !cut.has(c));
   candidates.splice(0, candidates.length, ...kept);
+}
+
+/**
+ * A row's terms; a row whose label prints a line item the question asks for (`Purchases of
+ * property, plant and equipment` for "capital expenditure") says it in the question's words too.
+ */
+function withItemStems(text: string, quote: string | undefined, items: readonly LineItemAsked[]): string[] {
+  const stems = textTerms(text);
+  if (!quote || items.length === 0) return stems;
+  const item = lineItemOfRow(text);
+  const asked = items.find((i) => i.item === item);
+  return asked ? [...new Set([...stems, ...asked.stems])] : stems;
 }

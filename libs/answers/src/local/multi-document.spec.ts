@@ -9,6 +9,7 @@ const candidate = (n: number, text: string, named: number, score = 1): Candidate
   text,
   stems: [],
   context: new Set(),
+  titleStems: new Set(),
   named,
   score,
 });

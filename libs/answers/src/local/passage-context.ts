@@ -15,6 +15,11 @@ export function textTerms(text: string): string[] {
   return [...contentStems(text), ...dateTokens(text), ...identifierTokens(text)];
 }
 
+/** Stems of a passage's document title (empty without one). */
+export function passageTitleStems(p: Passage): Set<string> {
+  return new Set(p.title ? textTerms(p.title) : []);
+}
+
 /** Stems of a passage's document context (empty without one). */
 export function passageContextStems(p: Passage): Set<string> {
   return new Set(p.context ? textTerms(p.context) : []);

@@ -1,5 +1,5 @@
 import type { Passage } from '../generation.port';
-import { derivedForms, STOP_WORDS, words } from '@docqa/text';
+import { derivedForms, fiscalYearTerms, STOP_WORDS, words } from '@docqa/text';
 
 /** Weight of scope terms relative to the other query terms. */
 const SCOPE_WEIGHT = 0.3;
@@ -36,6 +36,8 @@ export interface Candidate {
   stems: string[];
   /** Stems of the passage's document context (shared by its sentences). */
   context: Set<string>;
+  /** Stems of the passage's document title (part of the context). */
+  titleStems: Set<string>;
   /** Query weight the document context holds (times contextWeight): how much the question names its document. */
   named: number;
   score: number;
@@ -114,9 +116,15 @@ export function covered(q: WeightedQuery, stems: string[]): number {
   return sum;
 }
 
-/** A sentence's stems that its document context does not hold: what the sentence itself says. */
+/**
+ * What a sentence itself says: its stems that its document context does not hold. A table row's
+ * label is what the row says however often its words name the row's section or run through the
+ * document (`TOTAL ASSETS` under `CURRENT ASSETS` in a filing whose rows all start `Total`): a row
+ * gives up only the words of its document's title.
+ */
 export function ownStems(c: Candidate): string[] {
-  return c.context.size ? c.stems.filter((s) => !c.context.has(s)) : c.stems;
+  const named = c.quote ? c.titleStems : c.context;
+  return named.size ? c.stems.filter((s) => !named.has(s)) : c.stems;
 }
 
 /**
@@ -144,6 +152,27 @@ export function scoreSentence(q: WeightedQuery, c: Candidate): number {
   }
   const lengthPenalty = 1 + 0.25 * Math.max(0, c.stems.length / 25 - 1);
   return (matched + 0.5 * bigrams) / lengthPenalty;
+}
+
+/**
+ * Whether a document context (its stems) is a filing of another fiscal year than those a question
+ * names (`fy2021` terms; none named: never). A document that states no fiscal year (no filing) is not.
+ */
+export function ofOtherYear(context: ReadonlySet<string>, years: readonly string[]): boolean {
+  if (years.length === 0 || years.some((y) => context.has(y))) return false;
+  for (const s of context) if (fiscalYearTerms([s]).length > 0) return true;
+  return false;
+}
+
+/**
+ * The candidates (best first) of documents of the fiscal years the question names, when one of
+ * them says something besides its names: a filing of another year of the same company prints the
+ * same captions and many of the same figures, so its sentences can match as well or better, but
+ * they answer for another period.
+ */
+export function fromNamedPeriods(ranked: Candidate[], otherYear: (p: Passage) => boolean): Candidate[] {
+  if (!ranked.some((c) => !otherYear(c.passage) && c.score > c.named)) return ranked;
+  return ranked.filter((c) => !otherYear(c.passage));
 }
 
 /**

@@ -143,6 +143,7 @@ export class AskService {
         pageNumber: h.chunk.pageNumber,
         text: withCompletions(h.chunk.text, completions.get(h.chunk.id)),
         context: chunkContext(h.chunk) || undefined,
+        title: h.chunk.documentTitle || undefined,
         section: h.chunk.section || undefined,
       }));
       for await (const e of generator.generate({

@@ -1,0 +1,126 @@
+import { Passage } from '../generation.port';
+import { LocalGenerator } from './local.generator';
+
+/** Filing passages as the ask gives them: title, then section, then the document's terms. */
+const filing = (n: number, year: number, pageNumber: string, section: string, text: string): Passage => {
+  const title = `COSTCO WHOLESALE CORPORATION | 10-K annual report | FY${year} fiscal ${year} | COSTCO ${year} 10K`;
+  return {
+    n,
+    fileName: `COSTCO_${year}_10K.pdf`,
+    pageNumber,
+    title,
+    section,
+    context: `${title} | ${section} | Costco Total Company Item Section`,
+    text,
+  };
+};
+
+const balanceSheet = (n: number, year: number, page: string, assets: string) =>
+  filing(
+    n,
+    year,
+    page,
+    'Balance sheet > CONSOLIDATED BALANCE SHEETS > CURRENT ASSETS',
+    [
+      'CONSOLIDATED BALANCE SHEETS',
+      '(amounts in millions)',
+      'August 29,',
+      `${year} August 30,`,
+      `${year - 1}`,
+      'CURRENT ASSETS',
+      'Cash and cash equivalents $ 11,258 $ 12,277',
+      'Total current assets 29,505 28,120',
+      `TOTAL ASSETS $ ${assets} $ 55,556`,
+      'Total current liabilities 29,441 24,844',
+    ].join('\n'),
+  );
+
+const fairValueNote = filing(
+  1,
+  2021,
+  '51',
+  'Notes > Note 4—Fair Value Measurement',
+  'Note 4—Fair Value Measurement. The table below presents the total assets and liabilities measured at fair value, as included in the consolidated balance sheets at the end of the year.',
+);
+
+describe('LocalGenerator: figures of a filing', () => {
+  const g = new LocalGenerator();
+  const ask = (question: string, passages: Passage[]) =>
+    g.compose({ question, query: question, history: [], passages });
+
+  it("answers from the row whose label repeats the section's and the document's words", () => {
+    // `Total` runs through the filing's terms and `CURRENT ASSETS` is the row's section: the row
+    // still says "total assets".
+    const text = ask('How much total assets did Costco have at the end of FY2021? Answer in USD millions.', [
+      fairValueNote,
+      balanceSheet(2, 2021, '38', '59,268'),
+    ]);
+    expect(text).toContain('TOTAL ASSETS: 2021 $59,268, 2020 $55,556 [2]');
+    expect(text).not.toContain('[1]');
+  });
+
+  it('answers a question that names the statement from its rows, not from a note', () => {
+    const question =
+      'According to the details outlined within the balance sheet, what were Costco total assets in FY2021?';
+    const note = {
+      ...fairValueNote,
+      text: 'Costco total assets held at fair value in FY2021 were measured at the end of each quarter.',
+    };
+    const text = ask(question, [note, balanceSheet(2, 2021, '38', '59,268')]);
+    expect(text).toContain('TOTAL ASSETS: 2021 $59,268, 2020 $55,556 [2]');
+    expect(text).not.toContain('[1]');
+  });
+
+  it('answers from the filing of the fiscal year the question names', () => {
+    const question = 'What were Costco total assets at the end of FY2021?';
+    // the earlier filing ranks first and its row says more of the question's words
+    const older = filing(
+      1,
+      2020,
+      '40',
+      'Balance sheet > CONSOLIDATED BALANCE SHEETS',
+      [
+        '(amounts in millions) 2020 2019',
+        'Costco total assets at the end of the year $ 55,556 $ 45,400',
+      ].join('\n'),
+    );
+    const asked = balanceSheet(2, 2021, '38', '59,268');
+    expect(ask(question, [older, asked])).toContain('[2]');
+    expect(ask(question, [older, asked])).not.toContain('[1]');
+  });
+
+  it("cites only evidence of the named year's filing when no line answers", () => {
+    const question = 'What was the FY2021 fixed asset turnover ratio of Costco? Use the balance sheet.';
+    const older = balanceSheet(1, 2020, '40', '55,556');
+    const text = ask(question, [older, balanceSheet(2, 2021, '38', '59,268')]);
+    expect(text).toMatch(/^No passage states the answer directly.*\[2\]$/);
+    expect(text).not.toContain('[1]');
+  });
+
+  it('reads a line item under the name the statement prints it with', () => {
+    const cashFlow = filing(
+      2,
+      2018,
+      '60',
+      'Cash flow statement > Cash Flows from Investing Activities',
+      [
+        '(Millions) 2018 2017 2016',
+        'Net income including noncontrolling interest $ 5,363 $ 4,869 $ 5,058',
+        'Purchases of property, plant and equipment (PP&E) (1,577) (1,373) (1,420)',
+        'Proceeds from sale of PP&E and other assets 262 49 58',
+      ].join('\n'),
+    );
+    const prose = filing(
+      1,
+      2018,
+      '49',
+      'Liquidity',
+      'It should not be inferred that the entire free cash flow amount is available for discretionary capital expenditures.',
+    );
+    const text = ask(
+      'What is the FY2018 capital expenditure amount (in USD millions)? Use the cash flow statement.',
+      [prose, cashFlow],
+    );
+    expect(text).toMatch(/^Purchases of property, plant and equipment \(PP&E\): 2018 \(1,577\)[^[]*\[2\]$/);
+  });
+});
