@@ -10,17 +10,10 @@ import {
 } from '../generation.port';
 import { EVIDENCE_MIN_COVERAGE, evidenceAnswer } from './evidence';
 import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
-import { CONTEXT_WEIGHT, passageContextStems, passageTitleStems, textTerms } from './passage-context';
-import { endsSentence, segmentText, startsMidSentence } from './segments';
+import { candidatesOf } from './candidates';
+import { CONTEXT_WEIGHT, passageContextStems, textTerms } from './passage-context';
 import { escapeMarkers } from './text';
-import {
-  fiscalYearTerms,
-  type LineItemAsked,
-  lineItemOfRow,
-  onStatement,
-  rowQuotes,
-  words,
-} from '@docqa/text';
+import { fiscalYearTerms, onStatement, words } from '@docqa/text';
 import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
 import { CODE, hasEvidence, REFERS_BACK } from './question-type';
 import {
@@ -207,29 +200,8 @@ export class LocalGenerator implements Generator {
     if (passages.length === 0) return NO_ANSWER_TEXT;
     // What is asked, without the instructions on how to answer ("Round to two decimals.").
     const analysis = analysisOf(input);
-    const candidates: Candidate[] = [];
-    const segmentsOf = new Map<Passage, Candidate[]>();
     const contextOf = new Map(passages.map((p) => [p, passageContextStems(p)]));
-    passages.forEach((passage, rank) => {
-      const context = contextOf.get(passage) ?? new Set<string>();
-      const titleStems = passageTitleStems(passage);
-      const quotes = rowQuotes(passage.text);
-      const own: Candidate[] = segmentText(passage.text).map((text, index) => ({
-        passage,
-        rank,
-        index,
-        text,
-        quote: quotes.get(text),
-        stems: withItemStems(text, quotes.get(text), analysis.lineItems),
-        context,
-        titleStems,
-        named: 0,
-        score: 0,
-      }));
-      segmentsOf.set(passage, own);
-      candidates.push(...own);
-    });
-    dropCutSentences(candidates, segmentsOf);
+    const { candidates, segmentsOf } = candidatesOf(passages, contextOf, analysis.lineItems);
     if (candidates.length === 0) return NO_ANSWER_TEXT;
     const q = weighQuery(
       analysis.terms,
@@ -398,51 +370,4 @@ export function pieces(answer: string, wordsPerPiece = 6): string[] {
   for (let i = 0; i < tokens.length; i += wordsPerPiece)
     out.push(tokens.slice(i, i + wordsPerPiece).join(''));
   return out;
-}
-
-/**
- * Consecutive chunks of a page overlap, so a passage whose chunk cuts its last sentence off, or
- * starts in the middle of its first, often comes with the passage that holds that sentence whole.
- * The cut-off copy is dropped (in place, from both lists): it says less than the whole and would
- * otherwise compete with it, and an answer quoting it starts or stops mid-clause.
- */
-function dropCutSentences(candidates: Candidate[], segmentsOf: Map<Passage, Candidate[]>): void {
-  const cut = new Set<Candidate>();
-  const heldWhole = (part: Candidate, within: (c: Candidate) => boolean) =>
-    candidates.some(
-      (c) =>
-        c.passage !== part.passage &&
-        c.passage.fileName === part.passage.fileName &&
-        c.text.length > part.text.length &&
-        within(c),
-    );
-  for (const own of segmentsOf.values()) {
-    const last = own[own.length - 1];
-    if (last && !endsSentence(last.text) && heldWhole(last, (c) => c.text.startsWith(last.text)))
-      cut.add(last);
-    const first = own[0];
-    if (first && startsMidSentence(first.text) && heldWhole(first, (c) => c.text.endsWith(first.text)))
-      cut.add(first);
-  }
-  if (cut.size === 0) return;
-  for (const [passage, own] of segmentsOf) {
-    const rest = own.filter((c) => !cut.has(c));
-    // A candidate's index is its place among its passage's segments (its neighbours are read by it).
-    rest.forEach((c, i) => (c.index = i));
-    segmentsOf.set(passage, rest);
-  }
-  const kept = candidates.filter((c) => !cut.has(c));
-  candidates.splice(0, candidates.length, ...kept);
-}
-
-/**
- * A row's terms; a row whose label prints a line item the question asks for (`Purchases of
- * property, plant and equipment` for "capital expenditure") says it in the question's words too.
- */
-function withItemStems(text: string, quote: string | undefined, items: readonly LineItemAsked[]): string[] {
-  const stems = textTerms(text);
-  if (!quote || items.length === 0) return stems;
-  const item = lineItemOfRow(text);
-  const asked = items.find((i) => i.item === item);
-  return asked ? [...new Set([...stems, ...asked.stems])] : stems;
 }
