@@ -1,4 +1,4 @@
-import { filingMetadata, filingTitle, fiscalYearTerms, withPeriodTerms } from './filing';
+import { filingMetadata, filingTitle, fiscalYearsNamed, fiscalYearTerms, withPeriodTerms } from './filing';
 
 const cover10k = [
   'UNITED STATES',
@@ -82,6 +82,16 @@ describe('fiscalYearTerms', () => {
       'fy2021',
       'fy2020',
     ]);
+  });
+});
+
+describe('fiscalYearsNamed', () => {
+  it('reads the fiscal years of years and quarters a question names', () => {
+    expect(fiscalYearsNamed('Which region had the biggest drop in Q22023 revenues?')).toEqual(['fy2023']);
+    expect(
+      fiscalYearsNamed('Cash between FY 2023 and Q2 of FY2024, and in fiscal year 2022?').sort(),
+    ).toEqual(['fy2022', 'fy2023', 'fy2024']);
+    expect(fiscalYearsNamed('How did revenue develop in 2023?')).toEqual([]);
   });
 });
 

@@ -172,6 +172,15 @@ export function fiscalYearTerms(terms: readonly string[]): string[] {
   return terms.filter((t) => /^fy(?:19|20)\d{2}$/.test(t));
 }
 
+/**
+ * The fiscal years a question names, as the terms filing titles carry (`fy2023`): "FY2023",
+ * "fiscal year 2023", and the year of a quarter ("Q2 of FY2024", "Q22023", "Q2'2023").
+ */
+export function fiscalYearsNamed(text: string): string[] {
+  const years = [...withPeriodTerms(text).matchAll(/\bFY((?:19|20)\d{2})\b/g)].map((m) => `fy${m[1]}`);
+  return [...new Set(years)];
+}
+
 /** Whether a query asks for the newest filing or period: "the latest 10-Q", "most recent quarter". */
 export function asksLatest(text: string): boolean {
   return /\b(?:latest|most\s+recent|newest)\b/i.test(text);

@@ -26,6 +26,8 @@ describe('analyseQuery', () => {
     expect(a.asked).toBe('what is the FY2018 capex for 3M?');
     expect(a.statements).toEqual(['cash-flow']);
     expect(a.lineItems).toEqual([{ item: 'capex', stems: ['capex'] }]);
+    expect(a.fiscalYears).toEqual(['fy2018']);
+    expect(analyseQuery("As of Q2'2023, is Pfizer spinning off a segment?").fiscalYears).toEqual(['fy2023']);
   });
 
   it('tells list and compare questions, and keeps the identifiers a question names', () => {

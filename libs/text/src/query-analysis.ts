@@ -1,3 +1,4 @@
+import { fiscalYearsNamed } from './filing';
 import { identifierTokens, queryStems } from './query-terms';
 import { questionScope, type QuestionScope, withoutWorkingInstructions } from './question-scope';
 import { definitionFocus, questionType, type QuestionType, scopeStems } from './question-type';
@@ -29,6 +30,8 @@ export interface QueryAnalysis {
   readonly definitionFocus?: string;
   /** The financial statements the question names, or reads its metrics from (statements.ts). */
   readonly statements: readonly StatementKind[];
+  /** The fiscal years the question names (`fy2023` for "FY2023", "Q2 2023"): which filings answer. */
+  readonly fiscalYears: readonly string[];
   /** The statement line items it asks for by an analyst's name ("capex"; line-items.ts). */
   readonly lineItems: readonly LineItemAsked[];
   /** Stems of the question's scope phrase (a trailing "in X?"): where to look, not what is asked. */
@@ -58,6 +61,7 @@ function questionPart(question: string): QuestionPart {
     ...(focus === undefined ? {} : { definitionFocus: focus }),
     scopeStems: [...scopeStems(asked)],
     statements: statementsAsked(question),
+    fiscalYears: fiscalYearsNamed(asked),
     lineItems: lineItemsAsked(asked),
     identifiers,
     askedTerms: [...new Set([...queryStems(asked), ...identifiers])],

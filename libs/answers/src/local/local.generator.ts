@@ -13,7 +13,7 @@ import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
 import { candidatesOf } from './candidates';
 import { CONTEXT_WEIGHT, passageContextStems, textTerms } from './passage-context';
 import { escapeMarkers } from './text';
-import { fiscalYearTerms, onStatement, words } from '@docqa/text';
+import { onStatement, words } from '@docqa/text';
 import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
 import { CODE, hasEvidence, REFERS_BACK } from './question-type';
 import {
@@ -222,7 +222,7 @@ export class LocalGenerator implements Generator {
     // about that statement's pages when retrieval found them: they are the evidence to show, and
     // their rows are preferred answers.
     const onNamed = (p: Passage) => onStatement(p.section, analysis.statements);
-    const years = fiscalYearTerms(analysis.terms);
+    const years = analysis.fiscalYears;
     const otherYear = (p: Passage) => ofOtherYear(contextOf.get(p) ?? new Set(), years);
     const yearFound = years.length > 0 && passages.some((p) => !otherYear(p));
     const statementFactor = (p: Passage) => (onNamed(p) ? STATEMENT_PREFERENCE : 1);
