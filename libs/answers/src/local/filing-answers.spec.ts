@@ -89,6 +89,28 @@ describe('LocalGenerator: figures of a filing', () => {
     expect(ask(question, [older, asked])).not.toContain('[1]');
   });
 
+  it('compares from the filing of the fiscal year the question names', () => {
+    const cashFlows = (n: number, year: number, operating: string, financing: string) =>
+      filing(
+        n,
+        year,
+        '42',
+        'Cash flow statement > Consolidated Statements of Cash Flows',
+        [
+          `(amounts in millions) ${year} ${year - 1}`,
+          `Total cash provided by operating activities ${operating} 7,015`,
+          'Total cash used in investing activities (962) (1,372)',
+          `Total cash used in financing activities ${financing} (876)`,
+        ].join('\n'),
+      );
+    const text = ask(
+      'Among operating, investing and financing activities, which brought in the most cash flow for Costco in FY2021?',
+      [cashFlows(1, 2020, '8,861', '(1,147)'), cashFlows(2, 2021, '8,958', '(6,488)')],
+    );
+    expect(text).toContain('[2]');
+    expect(text).not.toContain('[1]');
+  });
+
   it("cites only evidence of the named year's filing when no line answers", () => {
     const question = 'What was the FY2021 fixed asset turnover ratio of Costco? Use the balance sheet.';
     const older = balanceSheet(1, 2020, '40', '55,556');

@@ -267,7 +267,10 @@ export class LocalGenerator implements Generator {
       // sentence within one document to what the sentences say.
       c.score = score / (1 + this.o.rankPrior * c.rank) + c.named;
     }
-    const all = [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
+    const all = fromNamedPeriods(
+      [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index),
+      otherYear,
+    );
     if (!all[0] || all[0].score <= 0) return evidence();
     const scope = analysis.scope;
     if (scope !== 'single') {
@@ -289,7 +292,7 @@ export class LocalGenerator implements Generator {
     // that repeats its words is no figure of the statement.
     const onStatementPages = hasStatement ? all.filter((c) => onNamed(c.passage) && c.score > c.named) : [];
     const pool = onStatementPages.length ? onStatementPages : all;
-    const ranked = fromNamedPeriods(this.o.preferNamedDocuments ? fromNamedDocuments(pool) : pool, otherYear);
+    const ranked = this.o.preferNamedDocuments ? fromNamedDocuments(pool) : pool;
     const best = ranked[0];
     // The best match is the asked field left blank (`Certificate: Age:`): the document does not
     // state it, and another sentence would answer something else.
