@@ -1,4 +1,16 @@
-import { derivedForms, lightStem, normaliseText, stem } from './terms';
+import { definedTerms, derivedForms, lightStem, normaliseText, stem } from './terms';
+
+describe('definedTerms', () => {
+  it('reads the names a text defines and the abbreviations it spells out', () => {
+    expect([
+      ...definedTerms(
+        'What is the cash conversion cycle (CCC)? CCC is defined as: DIO + DSO. FCF here is defined as: CFO - capex.',
+      ),
+    ]).toEqual(['ccc', 'fcf']);
+    expect([...definedTerms('What is the return on assets (ROA) of 3M?')]).toEqual(['roa']);
+    expect(definedTerms('Which (if any) segment grew? It is defined by the board.').size).toBe(0);
+  });
+});
 
 describe('normaliseText', () => {
   it('normalises case, accents and unicode', () => {

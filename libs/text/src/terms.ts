@@ -97,6 +97,23 @@ export function derivedForms(a: string, b: string): boolean {
   return DERIVATIONAL_ENDINGS.includes(form.slice(base.length));
 }
 
+/** "CCC is defined as", "FCF here is defined as", "EBITDA = ...": a name the text defines. */
+const DEFINED_AS =
+  /\b([\p{L}][\p{L}\p{N}&-]{1,24})\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|computed)\s+as\b/giu;
+/** An abbreviation given in parentheses after what it stands for: "cash conversion cycle (CCC)". */
+const ABBREVIATION = /\(\s*(\p{Lu}[\p{Lu}\p{N}&]{1,9})\s*\)/gu;
+
+/**
+ * The words a text defines itself (lower case): names it says how to compute, abbreviations it
+ * spells out. A question that defines a term does not need the documents to use it.
+ */
+export function definedTerms(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(DEFINED_AS)) out.add(m[1].toLowerCase());
+  for (const m of text.matchAll(ABBREVIATION)) out.add(m[1].toLowerCase());
+  return out;
+}
+
 /**
  * The distinct content words of a query (normalised, no stop words, no bare numbers, at least 3
  * characters), in order: what a question is about.

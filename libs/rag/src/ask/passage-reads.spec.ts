@@ -25,6 +25,21 @@ describe('topic probe terms', () => {
     expect(probe).not.toContain('mnesia');
   });
 
+  it('does not probe the names a question defines itself', () => {
+    const hits = [
+      hit(chunk('a', 0, 'Inventories 1,559 1,642. Accounts payable 2,854 2,746. Cost of sales 11,108.')),
+    ];
+    const question =
+      'What is the cash conversion cycle (CCC)? CCC is defined as: DIO + DSO - DPO. DIO is defined as: 365 * inventory / cost of sales.';
+    const { probe } = topicProbeTerms(question, hits);
+    expect(probe).not.toContain('ccc');
+    expect(probe).not.toContain('dio');
+    expect(probe).toContain('dso'); // used, never defined
+    expect(topicProbeTerms('How long is the cash conversion cycle at CCC Inc.?', hits).probe).toContain(
+      'ccc',
+    );
+  });
+
   it('calls a topic foreign when two probed terms, or a quarter of the terms, occur nowhere', () => {
     expect(isForeignTopic(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'], ['b', 'c'], [false, false])).toBe(
       true,

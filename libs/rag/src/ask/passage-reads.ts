@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   abbreviateStates,
   contentStems,
+  definedTerms,
   qualifyingWords,
   queryTerms,
   stem,
@@ -58,7 +59,9 @@ export function topicProbeTerms(
   const terms = queryTerms(abbreviateStates(withoutDates(withoutInstructions(query))));
   if (terms.length === 0) return { terms, probe: [] };
   const present = new Set(hits.flatMap((h) => contentStems(h.chunk.text)));
-  const missing = terms.filter((t) => !present.has(stem(t)));
+  // A term the question defines ("CCC is defined as: DIO + DSO - DPO") is its own, not the documents'.
+  const defined = definedTerms(query);
+  const missing = terms.filter((t) => !present.has(stem(t)) && !defined.has(t));
   if (missing.length === 0) return { terms, probe: [] };
   // The tagger runs only when a term is missing from the passages, the uncommon case.
   const qualifying = qualifyingWords(query);
