@@ -125,6 +125,17 @@ describe('filings: metadata, period routing and table rows through the pipeline'
     },
   );
 
+  it("answers capital expenditure from the asked year's statement row, citing that filing only", async () => {
+    // the question names the line item as analysts do; the statement prints it as purchases of PP&E
+    const question = "What was ACME's FY2018 capital expenditure? Use the cash flow statement.";
+    const res = await app.client.post(ASK, { question, docSetNames: ['filings'] }, { token: caller.token });
+    expect(res.status).toBe(200);
+    expect(res.body.answer).toMatch(/^Purchases of property, plant and equipment \(PP&E\): 2018 \(1,577\)/);
+    expect(res.body.citations.length).toBeGreaterThan(0);
+    for (const c of res.body.citations) expect(c).toMatchObject({ fileName: 'acme-annual-a.pdf' });
+    expectMarkersResolve(res.body.answer, res.body.citations);
+  });
+
   it('answers from the latest annual report by its period, not its file name', async () => {
     const question =
       "What were ACME's purchases of property, plant and equipment in its latest annual report?";

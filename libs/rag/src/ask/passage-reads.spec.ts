@@ -40,6 +40,15 @@ describe('topic probe terms', () => {
     );
   });
 
+  it('does not probe fiscal periods, nor line items named as analysts name them', () => {
+    const hits = [hit(chunk('a', 0, 'Purchases of property, plant and equipment (PP&E) (1,577) (1,373)'))];
+    const { probe } = topicProbeTerms("What was ACME's FY2018 capital expenditure in Q2?", hits);
+    expect(probe).toEqual(['acme']);
+    expect(topicProbeTerms('What was the FY2018 capital gain on bonds?', hits).probe).toEqual(
+      expect.arrayContaining(['capital', 'gain', 'bonds']),
+    );
+  });
+
   it('calls a topic foreign when two probed terms, or a quarter of the terms, occur nowhere', () => {
     expect(isForeignTopic(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'], ['b', 'c'], [false, false])).toBe(
       true,
