@@ -10,3 +10,4 @@ export * from './query-terms';
 export * from './query-analysis';
 export * from './parts-of-speech';
 export * from './statements';
+export * from './text-memo';

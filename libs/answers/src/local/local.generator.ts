@@ -10,10 +10,11 @@ import {
 } from '../generation.port';
 import { EVIDENCE_MIN_COVERAGE, evidenceAnswer } from './evidence';
 import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
-import { CONTEXT_WEIGHT, passageContextStems, textTerms } from './passage-context';
-import { endsSentence, segmentText, startsMidSentence } from './segments';
+import { CONTEXT_WEIGHT } from './passage-context';
+import { passageContext, passageProse, passageSegments, passageTerms } from './passage-analysis';
+import { endsSentence, startsMidSentence } from './segments';
 import { escapeMarkers } from './text';
-import { onStatement, rowQuotes, words } from '@docqa/text';
+import { onStatement, words } from '@docqa/text';
 import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
 import { CODE, hasEvidence, REFERS_BACK } from './question-type';
 import {
@@ -22,7 +23,6 @@ import {
   fromNamedDocuments,
   headingLike,
   ownStems,
-  proseFactor,
   scoreSentence,
   weighQuery,
 } from './sentence-scoring';
@@ -199,15 +199,14 @@ export class LocalGenerator implements Generator {
     const candidates: Candidate[] = [];
     const segmentsOf = new Map<Passage, Candidate[]>();
     passages.forEach((passage, rank) => {
-      const context = passageContextStems(passage);
-      const quotes = rowQuotes(passage.text);
-      const own: Candidate[] = segmentText(passage.text).map((text, index) => ({
+      const context = passageContext(passage);
+      const own: Candidate[] = passageSegments(passage.text).map((s, index) => ({
         passage,
         rank,
         index,
-        text,
-        quote: quotes.get(text),
-        stems: textTerms(text),
+        text: s.text,
+        quote: s.quote,
+        stems: s.stems,
         context,
         named: 0,
         score: 0,
@@ -229,7 +228,7 @@ export class LocalGenerator implements Generator {
 
     // The passage that holds the most query weight decides whether the documents cover it at all.
     const coverageOf = new Map(
-      passages.map((p) => [p, covered(q, [...textTerms(p.text), ...passageContextStems(p)]) / q.total]),
+      passages.map((p) => [p, covered(q, [...passageTerms(p.text), ...passageContext(p)]) / q.total]),
     );
     // Below evidenceMinCoverage the documents do not cover the question: the plain not-found answer.
     // Between it and minCoverage they are about it without answering it: the evidence answer.
@@ -250,7 +249,7 @@ export class LocalGenerator implements Generator {
     const evidence = () => evidenceAnswer(passages, evidenceWeight);
     if (bestCoverage < this.o.evidenceMinCoverage) return evidence();
     if (bestCoverage < this.o.minCoverage || evidenceOnly) return evidence();
-    const proseOf = new Map(passages.map((p) => [p, proseFactor(p.text)]));
+    const proseOf = new Map(passages.map((p) => [p, passageProse(p.text)]));
 
     const type = analysis.type;
     const focus = analysis.definitionFocus;

@@ -33,7 +33,7 @@ export interface Candidate {
   text: string;
   /** A table row quoted with its header's periods (the answer quotes this instead of `text`). */
   quote?: string;
-  stems: string[];
+  stems: readonly string[];
   /** Stems of the passage's document context (shared by its sentences). */
   context: Set<string>;
   /** Query weight the document context holds (times contextWeight): how much the question names its document. */
@@ -108,14 +108,14 @@ function termsIn(termOf: Map<string, string>, stems: Iterable<string>): Set<stri
   return out;
 }
 
-export function covered(q: WeightedQuery, stems: string[]): number {
+export function covered(q: WeightedQuery, stems: readonly string[]): number {
   let sum = 0;
   for (const t of termsIn(q.termOf, stems)) sum += q.terms.get(t) ?? 0;
   return sum;
 }
 
 /** A sentence's stems that its document context does not hold: what the sentence itself says. */
-export function ownStems(c: Candidate): string[] {
+export function ownStems(c: Candidate): readonly string[] {
   return c.context.size ? c.stems.filter((s) => !c.context.has(s)) : c.stems;
 }
 

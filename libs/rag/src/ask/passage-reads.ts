@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   abbreviateStates,
   contentStems,
+  memoByText,
   qualifyingWords,
   queryTerms,
   stem,
@@ -32,6 +33,13 @@ export const FOREIGN_MIN_TERMS = 2;
 export const FOREIGN_MIN_SHARE = 0.25;
 const FOREIGN_MAX_PROBES = 6;
 
+/**
+ * Chunk texts whose stems the topic check keeps (memoByText): twenty asks' worth of passages at the
+ * largest retrievalLimit (50), or a docset of 1,000 chunks whose passages keep coming back.
+ */
+const CHUNK_STEMS_CACHED = 1000;
+const chunkStems = memoByText(contentStems, CHUNK_STEMS_CACHED);
+
 /** Start and rest of a passage's cut first and last sentences (sentence-continuation.ts). */
 export interface Completion {
   head: string;
@@ -57,7 +65,7 @@ export function topicProbeTerms(
   // ("Name the locations.") are no topic either.
   const terms = queryTerms(abbreviateStates(withoutDates(withoutInstructions(query))));
   if (terms.length === 0) return { terms, probe: [] };
-  const present = new Set(hits.flatMap((h) => contentStems(h.chunk.text)));
+  const present = new Set(hits.flatMap((h) => chunkStems(h.chunk.text)));
   const missing = terms.filter((t) => !present.has(stem(t)));
   if (missing.length === 0) return { terms, probe: [] };
   // The tagger runs only when a term is missing from the passages, the uncommon case.
