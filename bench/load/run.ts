@@ -9,6 +9,8 @@
  *   BENCH_SECONDS=20 BENCH_CONNECTIONS=32 BENCH_DOCS=40 npm run bench:load
  *   BENCH_ENDPOINTS=ask BENCH_SECONDS=900 BENCH_OUT=bench/load/results-ask-15min.json npm run bench:load
  *   BENCH_CORPUS=similar BENCH_ENDPOINTS=ask,search BENCH_CONNECTIONS=8 npm run bench:load
+ * BENCH_CPU_PROFILE=<dir> writes a V8 CPU profile of the server per endpoint run
+ * (<dir>/<endpoint>.cpuprofile, load only: no seeding or warm-up), for Chrome DevTools or a script.
  * BENCH_CORPUS names a corpus under the shared directory (DOCQA_SHARED_DIR/corpus/<name>): its PDFs
  * are seeded instead of the synthetic handbooks and each connection cycles through its questions
  * (qa.jsonl, those without history). `search` in BENCH_ENDPOINTS loads POST /search with them too.
@@ -20,6 +22,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Session } from 'node:inspector/promises';
 import { Client as PgClient } from 'pg';
 import { loadConfig } from '@docqa/common';
 import { EMBEDDER, Embedder } from '@docqa/embeddings';
@@ -39,6 +42,7 @@ const ENDPOINTS = (process.env.BENCH_ENDPOINTS ?? 'ask,documents').split(',');
 const CORPUS = process.env.BENCH_CORPUS;
 const SAMPLE_SECONDS = Number(process.env.BENCH_SAMPLE_SECONDS ?? 5);
 const OUT = path.resolve(ROOT, process.env.BENCH_OUT ?? 'bench/load/results.json');
+const CPU_PROFILE = process.env.BENCH_CPU_PROFILE;
 
 type Stoppable = { stop(): Promise<void> };
 const log = (s: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
@@ -131,6 +135,11 @@ interface Result {
   errors: number;
   timeouts: number;
   non2xx: number;
+  /**
+   * CPU time of this process (the server; the load generator is another process) per response, in
+   * ms: what an optimisation saves, less sensitive than latency to other load on a shared host.
+   */
+  serverCpuMsPerRequest: number;
 }
 
 // The load generator runs in its own process (autocannon's API), so it neither shares the server's
@@ -157,6 +166,12 @@ async function load(
   o: { method: 'GET' | 'POST'; token: string; body?: unknown; bodies?: unknown[] },
 ): Promise<Result> {
   log(`${name}: ${CONNECTIONS} connections for ${SECONDS} s`);
+  const profiler = CPU_PROFILE ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const opts = {
     url,
     method: o.method,
@@ -171,6 +186,7 @@ async function load(
     // Each connection sends these bodies in turn, then starts over.
     requests: o.bodies?.map((b) => ({ method: o.method, body: JSON.stringify(b) })),
   };
+  const cpu0 = process.cpuUsage();
   // Async: the server in this process must keep serving while the generator runs.
   const { stdout: out } = await promisify(execFile)(
     process.execPath,
@@ -180,6 +196,15 @@ async function load(
       maxBuffer: 64 * 1024 * 1024,
     },
   );
+  const cpu = process.cpuUsage(cpu0);
+  if (profiler && CPU_PROFILE) {
+    const { profile } = await profiler.post('Profiler.stop');
+    fs.mkdirSync(CPU_PROFILE, { recursive: true });
+    const file = path.join(CPU_PROFILE, `${name.replace(/\W+/g, '-').replace(/^-|-$/g, '')}.cpuprofile`);
+    fs.writeFileSync(file, JSON.stringify(profile));
+    profiler.disconnect();
+    log(`CPU profile ${file}`);
+  }
   const r = JSON.parse(out);
   const round = (n: number) => Math.round(n * 10) / 10;
   return {
@@ -192,6 +217,7 @@ async function load(
     errors: r.errors,
     timeouts: r.timeouts,
     non2xx: r.non2xx,
+    serverCpuMsPerRequest: r.requests ? round((cpu.user + cpu.system) / 1000 / r.requests) : NaN,
   };
 }
 
@@ -349,12 +375,12 @@ async function main() {
     };
     fs.writeFileSync(OUT, JSON.stringify(out, null, 2) + '\n');
     console.log(
-      '| endpoint | conn | s | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | timeouts | non-2xx |',
+      '| endpoint | conn | s | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | errors | timeouts | non-2xx | server CPU ms/req |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of results)
       console.log(
-        `| ${r.endpoint} | ${r.connections} | ${r.seconds} | ${r.requests} | ${r.requestsPerSecond} | ${r.latencyMs.p50} | ${r.latencyMs.p95} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${r.errors} | ${r.timeouts} | ${r.non2xx} |`,
+        `| ${r.endpoint} | ${r.connections} | ${r.seconds} | ${r.requests} | ${r.requestsPerSecond} | ${r.latencyMs.p50} | ${r.latencyMs.p95} | ${r.latencyMs.p99} | ${r.latencyMs.max} | ${r.errors} | ${r.timeouts} | ${r.non2xx} | ${r.serverCpuMsPerRequest} |`,
       );
     console.log(`\nServer RSS: ${rssBefore} MB before, ${rssAfter} MB after (${rssAfterGc} MB after gc).`);
     console.log(

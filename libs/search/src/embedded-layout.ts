@@ -164,3 +164,25 @@ export function toChunk(r: Row): StoredChunk {
     section: r.section,
   };
 }
+
+/** What plainRows reads of an engine result (an apache-arrow Table). */
+export interface ColumnarResult {
+  numRows: number;
+  schema: { fields: ReadonlyArray<{ name: string }> };
+  getChild(name: string): Iterable<unknown> | null;
+}
+
+/**
+ * An engine result's rows as plain objects, read column by column: the values the engine's
+ * `toArray()` gives (apache-arrow's row proxies, which look each field up by name and type on
+ * every read), about four times cheaper to read: 2-3 ms of CPU per ask at 8 concurrent asks.
+ */
+export async function plainRows<T>(query: { toArrow(): Promise<ColumnarResult> }): Promise<T[]> {
+  const table = await query.toArrow();
+  const rows = Array.from({ length: table.numRows }, () => ({}) as Record<string, unknown>);
+  for (const { name } of table.schema.fields) {
+    let i = 0;
+    for (const value of table.getChild(name) ?? []) rows[i++][name] = value;
+  }
+  return rows as T[];
+}

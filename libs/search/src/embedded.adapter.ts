@@ -6,7 +6,7 @@ import { withFusionMethod } from './fusion';
 import { LegHit, LegQuery, RetrievalLegs, runLegs, runSearch } from './retrieval-legs';
 import { DocumentHit } from './routing';
 import { EMBEDDED_LAYOUT_VERSION, partitionChunks } from './index-version';
-import { COLUMNS, Row, toChunk, toRow } from './embedded-layout';
+import { COLUMNS, plainRows, Row, toChunk, toRow } from './embedded-layout';
 import { EmbeddedGate } from './embedded-gate';
 import { EmbeddedMaintenance, type MaintenanceTrigger } from './embedded-maintenance';
 import {
@@ -189,12 +189,9 @@ export class EmbeddedSearchIndex implements SearchIndex, SearchMaintenance {
   }
 
   private async chunksOf(t: lancedb.Table, q: ChunksByIdQuery): Promise<StoredChunk[]> {
-    const rows = (await t
-      .query()
-      .where(chunksByIdPredicate(q))
-      .select(COLUMNS)
-      .limit(q.ids.length)
-      .toArray()) as Row[];
+    const rows = await plainRows<Row>(
+      t.query().where(chunksByIdPredicate(q)).select(COLUMNS).limit(q.ids.length),
+    );
     return rows.map(toChunk);
   }
 
@@ -203,36 +200,39 @@ export class EmbeddedSearchIndex implements SearchIndex, SearchMaintenance {
     return {
       bm25: async (q: LegQuery, size: number): Promise<LegHit[]> => {
         if (!this.table.ftsReady) return []; // nothing was ever written
-        const rows = (await t
-          .query()
-          .fullTextSearch(bm25Query(q))
-          .where(scopePredicate(q))
-          .select([...COLUMNS, '_score'])
-          .limit(size)
-          .toArray()) as Array<Row & { _score: number }>;
+        const rows = await plainRows<Row & { _score: number }>(
+          t
+            .query()
+            .fullTextSearch(bm25Query(q))
+            .where(scopePredicate(q))
+            .select([...COLUMNS, '_score'])
+            .limit(size),
+        );
         return rows.map((r) => ({ chunk: toChunk(r), score: r._score }));
       },
       vector: async (q: LegQuery & { vector: number[] }, size: number): Promise<LegHit[]> => {
-        const rows = (await t
-          .query()
-          .nearestTo(q.vector)
-          .distanceType('cosine')
-          .where(scopePredicate(q))
-          .select([...COLUMNS, '_distance'])
-          .limit(size)
-          .toArray()) as Array<Row & { _distance: number }>;
+        const rows = await plainRows<Row & { _distance: number }>(
+          t
+            .query()
+            .nearestTo(q.vector)
+            .distanceType('cosine')
+            .where(scopePredicate(q))
+            .select([...COLUMNS, '_distance'])
+            .limit(size),
+        );
         return similarHits(rows, q.minimumSimilarityScore);
       },
       // Documents ranked by their context fields; chunk 0 stands for its document (one row each).
       documents: async (q: LegQuery, size: number): Promise<DocumentHit[]> => {
         if (!this.table.ftsReady) return [];
-        const rows = (await t
-          .query()
-          .fullTextSearch(documentsQuery(q))
-          .where(documentsPredicate(q))
-          .select(['document_id', 'doc_title', '_score'])
-          .limit(size)
-          .toArray()) as Array<{ document_id: string; doc_title: string | null; _score: number }>;
+        const rows = await plainRows<{ document_id: string; doc_title: string | null; _score: number }>(
+          t
+            .query()
+            .fullTextSearch(documentsQuery(q))
+            .where(documentsPredicate(q))
+            .select(['document_id', 'doc_title', '_score'])
+            .limit(size),
+        );
         return rows.map((r) => ({
           documentId: r.document_id,
           score: r._score,

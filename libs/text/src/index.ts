@@ -11,3 +11,4 @@ export * from './query-analysis';
 export * from './parts-of-speech';
 export * from './statements';
 export * from './line-items';
+export * from './text-memo';

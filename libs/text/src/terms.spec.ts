@@ -1,4 +1,13 @@
-import { definedTerms, derivedForms, lightStem, normaliseText, stem } from './terms';
+import { definedTerms, derivedForms, lightStem, normaliseText, stem, words } from './terms';
+
+/** The full Unicode normalisation and word split, which the ASCII fast path must equal. */
+const unicodeNormalised = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/ß/g, 'ss');
+const unicodeWords = (s: string) => unicodeNormalised(s).match(/[\p{L}\p{N}]+/gu) ?? [];
 
 describe('definedTerms', () => {
   it('reads the names a text defines and the abbreviations it spells out', () => {
@@ -15,6 +24,21 @@ describe('definedTerms', () => {
 describe('normaliseText', () => {
   it('normalises case, accents and unicode', () => {
     expect(normaliseText('Größe CAFÉ ﬁle')).toBe('grosse cafe file');
+    expect(words('Größe, CAFÉ-ﬁle 12')).toEqual(['grosse', 'cafe', 'file', '12']);
+  });
+
+  it('gives ASCII text what the full Unicode normalisation gives', () => {
+    const ascii = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)).join('');
+    expect(normaliseText(ascii)).toBe(unicodeNormalised(ascii));
+    expect(words(ascii)).toEqual(unicodeWords(ascii));
+    // seeded pseudo-random ASCII strings of every character class
+    let seed = 42;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 500; n++) {
+      const s = Array.from({ length: next() % 60 }, () => String.fromCharCode(next() % 128)).join('');
+      expect(normaliseText(s)).toBe(unicodeNormalised(s));
+      expect(words(s)).toEqual(unicodeWords(s));
+    }
   });
 });
 

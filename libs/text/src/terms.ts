@@ -3,8 +3,14 @@
  * the local models (generator, rewriter, reranker, titler) and the local hashing embedder.
  */
 
+/** Only ASCII characters: NFKD leaves them as they are and none is a combining mark. */
+const ASCII = /^\p{ASCII}*$/u;
+
 /** Lowercase, compatibility-normalised, accents removed: "Größe" -> "grosse", "café" -> "cafe". */
 export function normaliseText(s: string): string {
+  // Most text is ASCII, where the normalisation is lowercasing alone: the same result without the
+  // Unicode passes (the reranker and answerer normalise every word of every passage of an ask).
+  if (ASCII.test(s)) return s.toLowerCase();
   return s
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -58,6 +64,9 @@ export const STOP_WORDS = new Set(
 
 /** Normalised words (letters/digits runs), in order, duplicates kept. */
 export function words(text: string): string[] {
+  // In ASCII text normalising is lowercasing, and the letters and digits are then [a-z0-9]: the
+  // same runs, found without the Unicode passes.
+  if (ASCII.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return normaliseText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 

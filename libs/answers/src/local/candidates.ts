@@ -1,7 +1,7 @@
 import type { Passage } from '../generation.port';
-import { type LineItemAsked, lineItemOfRow, rowQuotes } from '@docqa/text';
-import { passageTitleStems, textTerms } from './passage-context';
-import { endsSentence, segmentText, startsMidSentence } from './segments';
+import { type LineItemAsked, lineItemOfRow } from '@docqa/text';
+import { type PassageSegment, passageSegments, passageTitle } from './passage-analysis';
+import { endsSentence, startsMidSentence } from './segments';
 import type { Candidate } from './sentence-scoring';
 
 /**
@@ -19,15 +19,14 @@ export function candidatesOf(
   const segmentsOf = new Map<Passage, Candidate[]>();
   passages.forEach((passage, rank) => {
     const context = contextOf.get(passage) ?? new Set<string>();
-    const titleStems = passageTitleStems(passage);
-    const quotes = rowQuotes(passage.text);
-    const own: Candidate[] = segmentText(passage.text).map((text, index) => ({
+    const titleStems = passageTitle(passage);
+    const own: Candidate[] = passageSegments(passage.text).map((s, index) => ({
       passage,
       rank,
       index,
-      text,
-      quote: quotes.get(text),
-      stems: withItemStems(text, quotes.get(text), lineItems),
+      text: s.text,
+      quote: s.quote,
+      stems: withItemStems(s, lineItems),
       context,
       titleStems,
       named: 0,
@@ -79,10 +78,9 @@ function dropCutSentences(candidates: Candidate[], segmentsOf: Map<Passage, Cand
  * A row's terms; a row whose label prints a line item the question asks for (`Purchases of
  * property, plant and equipment` for "capital expenditure") says it in the question's words too.
  */
-function withItemStems(text: string, quote: string | undefined, items: readonly LineItemAsked[]): string[] {
-  const stems = textTerms(text);
-  if (!quote || items.length === 0) return stems;
-  const item = lineItemOfRow(text);
+function withItemStems(s: PassageSegment, items: readonly LineItemAsked[]): readonly string[] {
+  if (!s.quote || items.length === 0) return s.stems;
+  const item = lineItemOfRow(s.text);
   const asked = items.find((i) => i.item === item);
-  return asked ? [...new Set([...stems, ...asked.stems])] : stems;
+  return asked ? [...new Set([...s.stems, ...asked.stems])] : s.stems;
 }

@@ -11,7 +11,8 @@ import {
 import { EVIDENCE_MIN_COVERAGE, evidenceAnswer } from './evidence';
 import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
 import { candidatesOf } from './candidates';
-import { CONTEXT_WEIGHT, passageContextStems, textTerms } from './passage-context';
+import { CONTEXT_WEIGHT } from './passage-context';
+import { passageContext, passageProse, passageTerms } from './passage-analysis';
 import { escapeMarkers } from './text';
 import { onStatement, words } from '@docqa/text';
 import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
@@ -24,7 +25,6 @@ import {
   ofOtherYear,
   headingLike,
   ownStems,
-  proseFactor,
   scoreSentence,
   weighQuery,
 } from './sentence-scoring';
@@ -200,7 +200,7 @@ export class LocalGenerator implements Generator {
     if (passages.length === 0) return NO_ANSWER_TEXT;
     // What is asked, without the instructions on how to answer ("Round to two decimals.").
     const analysis = analysisOf(input);
-    const contextOf = new Map(passages.map((p) => [p, passageContextStems(p)]));
+    const contextOf = new Map(passages.map((p) => [p, passageContext(p)]));
     const { candidates, segmentsOf } = candidatesOf(passages, contextOf, analysis.lineItems);
     if (candidates.length === 0) return NO_ANSWER_TEXT;
     const q = weighQuery(
@@ -213,7 +213,7 @@ export class LocalGenerator implements Generator {
 
     // The passage that holds the most query weight decides whether the documents cover it at all.
     const coverageOf = new Map(
-      passages.map((p) => [p, covered(q, [...textTerms(p.text), ...(contextOf.get(p) ?? [])]) / q.total]),
+      passages.map((p) => [p, covered(q, [...passageTerms(p.text), ...(contextOf.get(p) ?? [])]) / q.total]),
     );
     // Below evidenceMinCoverage the documents do not cover the question: the plain not-found answer.
     // Between it and minCoverage they are about it without answering it: the evidence answer.
@@ -239,7 +239,7 @@ export class LocalGenerator implements Generator {
     const evidence = () => evidenceAnswer(passages, evidenceWeight);
     if (bestCoverage < this.o.evidenceMinCoverage) return evidence();
     if (bestCoverage < this.o.minCoverage || evidenceOnly) return evidence();
-    const proseOf = new Map(passages.map((p) => [p, proseFactor(p.text)]));
+    const proseOf = new Map(passages.map((p) => [p, passageProse(p.text)]));
 
     const type = analysis.type;
     const focus = analysis.definitionFocus;

@@ -1,6 +1,7 @@
 import { estimateTokens, LOCAL_MODELS, RerankInput, RerankResult, Reranker } from '../generation.port';
-import { hasEvidence, proseFactor } from './local.generator';
-import { dateTokens, questionType, stem, STOP_WORDS, withoutDates, words } from '@docqa/text';
+import { hasEvidence } from './local.generator';
+import { passageProse, PASSAGE_TEXTS_CACHED } from './passage-analysis';
+import { dateTokens, memoByText, questionType, stem, STOP_WORDS, withoutDates, words } from '@docqa/text';
 
 export interface LocalRerankerOptions {
   /** Width, in words, of the window in which query terms count as close together (default 30). */
@@ -53,7 +54,7 @@ export class LocalReranker implements Reranker {
     ];
     // The ask's analysis is of this query; a caller without one gets the query analysed here.
     const type = input.analysis?.queryType ?? questionType(input.query);
-    const docs = input.documents.map((text) => tokenise(text));
+    const docs = input.documents.map((text) => tokenised(text));
     const n = docs.length;
     const idf = new Map<string, number>();
     for (const t of terms) {
@@ -89,7 +90,7 @@ export class LocalReranker implements Reranker {
       let score = 0.5 * coverage + best + 0.5 * Math.min(pairs, 3);
       const around = d.tokens.slice(Math.max(0, span[0] - 12), span[1] + 13).join(' ');
       if (hasEvidence(type, around)) score *= 1.3;
-      score *= proseFactor(input.documents[index]);
+      score *= passageProse(input.documents[index]);
       return { index, score };
     });
     scored.sort((a, b) => b.score - a.score || a.index - b.index);
@@ -115,18 +116,21 @@ export class LocalReranker implements Reranker {
 }
 
 interface Tokenised {
-  tokens: string[];
+  readonly tokens: readonly string[];
   /** Content-word stems with the index of the whitespace token they came from. */
-  stems: Array<{ stem: string; token: number }>;
-  present: Set<string>;
+  readonly stems: ReadonlyArray<{ readonly stem: string; readonly token: number }>;
+  readonly present: ReadonlySet<string>;
 }
 
 function tokenise(text: string): Tokenised {
   const tokens = text.split(/\s+/).filter(Boolean);
-  const stems: Tokenised['stems'] = [];
+  const stems: Array<{ stem: string; token: number }> = [];
   tokens.forEach((tok, i) => {
     for (const w of words(tok)) if (!STOP_WORDS.has(w)) stems.push({ stem: stem(w), token: i });
     for (const t of dateTokens(tok)) stems.push({ stem: t, token: i });
   });
   return { tokens, stems, present: new Set(stems.map((s) => s.stem)) };
 }
+
+/** `tokenise` by text: candidates come back ask after ask (memoByText). */
+const tokenised = memoByText(tokenise, PASSAGE_TEXTS_CACHED);

@@ -347,6 +347,22 @@ describe('LocalTitler', () => {
 });
 
 describe('LocalReranker', () => {
+  it('ranks passages it has analysed before as it ranked them the first time', async () => {
+    // the second call reads the passages' tokens from the cache the first one filled (memoByText)
+    const input = {
+      query: 'How long does the quarterly vault keep encrypted backups?',
+      documents: [
+        'The quarterly vault report lists encrypted volumes by region.',
+        'Encrypted backups stay in the quarterly vault for 90 days, then they are deleted.',
+        'Backups of the vault are reviewed quarterly by the storage team.',
+      ],
+      topN: 3,
+    };
+    const first = await new LocalReranker().rerank(input);
+    expect(first.results[0].index).toBe(1);
+    expect(await new LocalReranker().rerank(input)).toEqual(first);
+  });
+
   it('matches a date of the query to the same day written as documents write it', async () => {
     const r = await new LocalReranker().rerank({
       query: 'Which accidents happened on December 8, 2007? Give the registration numbers.',

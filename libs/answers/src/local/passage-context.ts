@@ -1,5 +1,4 @@
 import { contentStems, dateTokens, identifierTokens } from '@docqa/text';
-import type { Passage } from '../generation.port';
 
 /**
  * What the extractive answerer knows of a passage's document. Twenty reports of one template
@@ -13,14 +12,4 @@ export const CONTEXT_WEIGHT = 1;
 /** The terms of a text as the extractive answerer matches them: content stems, date tokens, compound identifiers. */
 export function textTerms(text: string): string[] {
   return [...contentStems(text), ...dateTokens(text), ...identifierTokens(text)];
-}
-
-/** Stems of a passage's document title (empty without one). */
-export function passageTitleStems(p: Passage): Set<string> {
-  return new Set(p.title ? textTerms(p.title) : []);
-}
-
-/** Stems of a passage's document context (empty without one). */
-export function passageContextStems(p: Passage): Set<string> {
-  return new Set(p.context ? textTerms(p.context) : []);
 }

@@ -33,7 +33,7 @@ export interface Candidate {
   text: string;
   /** A table row quoted with its header's periods (the answer quotes this instead of `text`). */
   quote?: string;
-  stems: string[];
+  stems: readonly string[];
   /** Stems of the passage's document context (shared by its sentences). */
   context: Set<string>;
   /** Stems of the passage's document title (part of the context). */
@@ -110,7 +110,7 @@ function termsIn(termOf: Map<string, string>, stems: Iterable<string>): Set<stri
   return out;
 }
 
-export function covered(q: WeightedQuery, stems: string[]): number {
+export function covered(q: WeightedQuery, stems: readonly string[]): number {
   let sum = 0;
   for (const t of termsIn(q.termOf, stems)) sum += q.terms.get(t) ?? 0;
   return sum;
@@ -122,7 +122,7 @@ export function covered(q: WeightedQuery, stems: string[]): number {
  * document (`TOTAL ASSETS` under `CURRENT ASSETS` in a filing whose rows all start `Total`): a row
  * gives up only the words of its document's title.
  */
-export function ownStems(c: Candidate): string[] {
+export function ownStems(c: Candidate): readonly string[] {
   const named = c.quote ? c.titleStems : c.context;
   return named.size ? c.stems.filter((s) => !named.has(s)) : c.stems;
 }

@@ -4,6 +4,7 @@ import {
   contentStems,
   definedTerms,
   lineItemsAsked,
+  memoByText,
   qualifyingWords,
   queryTerms,
   stem,
@@ -36,6 +37,13 @@ const FISCAL_PERIOD = /^(?:fy|q[1-4])(?:(?:19|20)?\d{2})?$/;
 export const FOREIGN_MIN_SHARE = 0.25;
 const FOREIGN_MAX_PROBES = 6;
 
+/**
+ * Chunk texts whose stems the topic check keeps (memoByText): twenty asks' worth of passages at the
+ * largest retrievalLimit (50), or a docset of 1,000 chunks whose passages keep coming back.
+ */
+const CHUNK_STEMS_CACHED = 1000;
+const chunkStems = memoByText(contentStems, CHUNK_STEMS_CACHED);
+
 /** Start and rest of a passage's cut first and last sentences (sentence-continuation.ts). */
 export interface Completion {
   head: string;
@@ -61,7 +69,7 @@ export function topicProbeTerms(
   // ("Name the locations.") are no topic either.
   const terms = queryTerms(abbreviateStates(withoutDates(withoutInstructions(query))));
   if (terms.length === 0) return { terms, probe: [] };
-  const present = new Set(hits.flatMap((h) => contentStems(h.chunk.text)));
+  const present = new Set(hits.flatMap((h) => chunkStems(h.chunk.text)));
   // Names the documents need not print: those the question defines ("CCC is defined as: DIO +
   // DSO - DPO"), its fiscal periods (`FY2018`; filings print the year), and line items named as
   // analysts name them ("capex"; statements print "Purchases of property, plant and equipment").
