@@ -228,6 +228,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   const buckets: string[] = [];
   for (const corpus of o.corpora) buckets.push(await bucketOf(corpus));
   let product: Product | undefined = await startProduct(env, undefined, NODE_ARGS);
+  // A product that dies under the soak says why on its own output (a fatal error, a signal).
+  const started = product;
+  let shuttingDown = false;
+  started.child.once('exit', (code, signal) => {
+    if (!shuttingDown)
+      problem(`the product exited (code ${code}, signal ${signal}): ${started.output().slice(-3000)}`);
+  });
   const c: TestClient = product.client;
   const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
   const temporal = new TemporalClient({ connection });
@@ -511,6 +518,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   if (finalHealth.status !== 200) problem(`health after the soak: ${finalHealth.status} ${finalHealth.text}`);
 
   await connection.close();
+  shuttingDown = true;
   const shutdown = await product.stop('SIGINT', 45_000);
   product = undefined;
   if (shutdown.code !== 0 || shutdown.ms > 30_000)
