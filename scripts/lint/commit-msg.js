@@ -22,11 +22,11 @@ function commitMessageProblems(message) {
   while (lines.length && !lines[0]) lines.shift();
   const subject = lines[0] ?? '';
   if (!subject) return ['the subject is empty'];
-  // Messages git writes itself.
-  if (/^(Merge|Revert|fixup!|squash!) /.test(subject)) return [];
   const problems = [];
   if ([...subject].length > SUBJECT_MAX)
     problems.push(`the subject has ${[...subject].length} characters (at most ${SUBJECT_MAX})`);
+  // Messages git writes itself keep their wording; a merge subject written by hand is still a subject.
+  if (/^(Merge|Revert|fixup!|squash!) /.test(subject)) return problems;
   if (subject.endsWith('.')) problems.push('the subject ends with a full stop');
   const firstWord = subject.replace(/^[\w./-]+: /, '');
   if (NOT_IMPERATIVE.test(firstWord))

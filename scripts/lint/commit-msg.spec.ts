@@ -28,7 +28,10 @@ describe('commit message check (docs/conventions.md "Commits")', () => {
 
   it('skips comment lines and messages git writes itself', () => {
     expect(commitMessageProblems('# Please enter the commit message\n\nAdd a test\n')).toEqual([]);
-    expect(commitMessageProblems(`Merge branch 'docs' ${'x'.repeat(80)}`)).toEqual([]);
+    expect(commitMessageProblems("Merge branch 'docs' into main.")).toEqual([]);
+    expect(commitMessageProblems(`Merge branch 'docs' ${'x'.repeat(80)}`)).toEqual([
+      'the subject has 100 characters (at most 72)',
+    ]);
     expect(commitMessageProblems('\n\n')).toEqual(['the subject is empty']);
   });
 });
