@@ -1,4 +1,11 @@
-import { filingMetadata, filingTitle, fiscalYearsNamed, fiscalYearTerms, withPeriodTerms } from './filing';
+import {
+  filingMetadata,
+  filingTitle,
+  fiscalYearsNamed,
+  isFiscalPeriodTerm,
+  isFiscalYearTerm,
+  withPeriodTerms,
+} from './filing';
 
 const cover10k = [
   'UNITED STATES',
@@ -76,11 +83,18 @@ describe('filingTitle', () => {
   });
 });
 
-describe('fiscalYearTerms', () => {
-  it('keeps the fiscal-year stems', () => {
-    expect(fiscalYearTerms(['lockhe', 'fy2021', 'net', 'fy2020', '2021', 'fy21'])).toEqual([
+describe('isFiscalYearTerm, isFiscalPeriodTerm', () => {
+  it('tells the fiscal-year stems, and the periods a question writes', () => {
+    expect(['lockhe', 'fy2021', 'net', 'fy2020', '2021', 'fy21'].filter(isFiscalYearTerm)).toEqual([
       'fy2021',
       'fy2020',
+    ]);
+    expect(['fy2018', 'fy18', 'q2', 'q22023', 'quarter', '2023', 'fy'].filter(isFiscalPeriodTerm)).toEqual([
+      'fy2018',
+      'fy18',
+      'q2',
+      'q22023',
+      'fy',
     ]);
   });
 });

@@ -164,12 +164,14 @@ export function withPeriodTerms(text: string): string {
   return added.size ? `${text} ${[...added].join(' ')}` : text;
 }
 
-/**
- * The fiscal-year terms among `terms` (stems, as analyseQuery and a filing's title give them:
- * `fy2021` from "FY2021" or "fiscal year 2021").
- */
-export function fiscalYearTerms(terms: readonly string[]): string[] {
-  return terms.filter((t) => /^fy(?:19|20)\d{2}$/.test(t));
+/** A fiscal-year term (a stem, as analyseQuery and a filing's title give it: `fy2021`). */
+export function isFiscalYearTerm(t: string): boolean {
+  return /^fy(?:19|20)\d{2}$/.test(t);
+}
+
+/** A fiscal period as a question's words write it: `fy2018`, `fy18`, `q2`, `q22023`. */
+export function isFiscalPeriodTerm(t: string): boolean {
+  return /^(?:fy|q[1-4])(?:(?:19|20)?\d{2})?$/.test(t);
 }
 
 /**

@@ -148,6 +148,7 @@ export function rowQuotes(text: string): Map<string, string> {
     } else {
       if (line.length > SUBHEADING_CHARS) periods = undefined;
       since.push(line);
+      if (since.length >= BROKEN_HEADER_LINES) since.shift(); // brokenHeader reads the last two
     }
   }
   return out;

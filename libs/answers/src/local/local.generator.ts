@@ -222,9 +222,12 @@ export class LocalGenerator implements Generator {
     // about that statement's pages when retrieval found them: they are the evidence to show, and
     // their rows are preferred answers.
     const onNamed = (p: Passage) => onStatement(p.section, analysis.statements);
-    const years = analysis.fiscalYears;
-    const otherYear = (p: Passage) => ofOtherYear(contextOf.get(p) ?? new Set(), years);
-    const yearFound = years.length > 0 && passages.some((p) => !otherYear(p));
+    // filings of another fiscal year than the question names, read once per passage
+    const ofOther = new Set(
+      passages.filter((p) => ofOtherYear(contextOf.get(p) ?? new Set(), analysis.fiscalYears)),
+    );
+    const otherYear = (p: Passage) => ofOther.has(p);
+    const yearFound = analysis.fiscalYears.length > 0 && ofOther.size < passages.length;
     const statementFactor = (p: Passage) => (onNamed(p) ? STATEMENT_PREFERENCE : 1);
     const hasStatement = passages.some(onNamed);
     if (bestCoverage < this.o.evidenceMinCoverage && !hasStatement) return NO_ANSWER_TEXT;

@@ -1,5 +1,5 @@
 import type { Passage } from '../generation.port';
-import { derivedForms, fiscalYearTerms, STOP_WORDS, words } from '@docqa/text';
+import { derivedForms, isFiscalYearTerm, STOP_WORDS, words } from '@docqa/text';
 
 /** Weight of scope terms relative to the other query terms. */
 const SCOPE_WEIGHT = 0.3;
@@ -160,7 +160,7 @@ export function scoreSentence(q: WeightedQuery, c: Candidate): number {
  */
 export function ofOtherYear(context: ReadonlySet<string>, years: readonly string[]): boolean {
   if (years.length === 0 || years.some((y) => context.has(y))) return false;
-  for (const s of context) if (fiscalYearTerms([s]).length > 0) return true;
+  for (const s of context) if (isFiscalYearTerm(s)) return true;
   return false;
 }
 

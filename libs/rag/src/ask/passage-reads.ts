@@ -3,6 +3,7 @@ import {
   abbreviateStates,
   contentStems,
   definedTerms,
+  isFiscalPeriodTerm,
   lineItemsAsked,
   memoByText,
   qualifyingWords,
@@ -32,8 +33,6 @@ import { endsMidSentence, sentenceContinuation, sentenceStart } from './sentence
  * use the question's own verb for what they state.
  */
 export const FOREIGN_MIN_TERMS = 2;
-/** A fiscal period as a question writes it: `fy2018`, `q2`, `q22023`. */
-const FISCAL_PERIOD = /^(?:fy|q[1-4])(?:(?:19|20)?\d{2})?$/;
 export const FOREIGN_MIN_SHARE = 0.25;
 const FOREIGN_MAX_PROBES = 6;
 
@@ -70,14 +69,14 @@ export function topicProbeTerms(
   const terms = queryTerms(abbreviateStates(withoutDates(withoutInstructions(query))));
   if (terms.length === 0) return { terms, probe: [] };
   const present = new Set(hits.flatMap((h) => chunkStems(h.chunk.text)));
+  const absent = terms.filter((t) => !present.has(stem(t)));
+  if (absent.length === 0) return { terms, probe: [] };
   // Names the documents need not print: those the question defines ("CCC is defined as: DIO +
   // DSO - DPO"), its fiscal periods (`FY2018`; filings print the year), and line items named as
   // analysts name them ("capex"; statements print "Purchases of property, plant and equipment").
   const defined = definedTerms(query);
   const items = new Set(lineItemsAsked(query).flatMap((i) => i.stems));
-  const missing = terms.filter(
-    (t) => !present.has(stem(t)) && !defined.has(t) && !items.has(stem(t)) && !FISCAL_PERIOD.test(t),
-  );
+  const missing = absent.filter((t) => !defined.has(t) && !items.has(stem(t)) && !isFiscalPeriodTerm(t));
   if (missing.length === 0) return { terms, probe: [] };
   // The tagger runs only when a term is missing from the passages, the uncommon case.
   const qualifying = qualifyingWords(query);
