@@ -13,7 +13,6 @@ import {
   ActivityExecuteInput,
   NativeConnection,
   Next,
-  Runtime,
   Worker,
 } from '@temporalio/worker';
 import {
@@ -28,10 +27,8 @@ import {
 import { activitiesOf } from '@docqa/indexing';
 import { ACTIVITY_CLASSES } from './activities';
 import { temporalLogger } from './temporal-log';
-import { temporalTelemetryOptions } from './temporal-metrics';
+import { installTemporalRuntime } from './temporal-metrics';
 import { workflowCode } from './workflow-bundle';
-
-let runtimeInstalled = false;
 
 /** Records each activity's start and end in the process's activity monitor (health, shutdown log). */
 class MonitoredActivity implements ActivityInboundCallsInterceptor {
@@ -76,13 +73,7 @@ export class TemporalWorkerService implements OnApplicationBootstrap, OnApplicat
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!runtimeInstalled) {
-      runtimeInstalled = true;
-      Runtime.install({
-        logger: temporalLogger(),
-        telemetryOptions: await temporalTelemetryOptions(this.cfg),
-      });
-    }
+    await installTemporalRuntime(this.cfg, { logger: temporalLogger() });
     this.connection = await NativeConnection.connect({
       address: this.cfg.temporal.address ?? 'localhost:7233',
     });
