@@ -4,6 +4,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { SEARCH_ATTRIBUTES } from '@docqa/workflow-contract';
 import { docqaCacheDir } from './cache-dir';
+import { parentBound } from './parent-bound';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 /** Where `npm start` (scripts/setup/temporal-cli.js) and test/infra build the CLI. */
@@ -91,7 +92,9 @@ export async function startTemporalDevServer(o: TemporalDevServerOptions): Promi
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES))
     args.push('--search-attribute', `${name}=${type}`);
   const out = o.logFile ? fs.openSync(o.logFile, 'a') : 'ignore';
-  const child = spawn(o.cliPath, args, { stdio: ['ignore', out, out], detached: false });
+  // Bound to this process: a product killed by a signal must not leave the server holding its port.
+  const cmd = parentBound(o.cliPath, args);
+  const child = spawn(cmd.file, cmd.args, { stdio: ['ignore', out, out], detached: false });
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) => reject(new Error(`temporal server start-dev exited with code ${code}`))),
   );
