@@ -198,7 +198,7 @@ describe('switching a docset from MiniLM to bge-small with reembed (embedded eng
   let client: S3Client;
   let account: { token: string; accountId: number };
 
-  const start = (embedder: 'minilm' | 'bge-small') =>
+  const start = (embedder: 'minilm' | 'bge-small' | 'auto') =>
     startTestApp({
       worker: true,
       embeddedSearch: true,
@@ -277,6 +277,18 @@ describe('switching a docset from MiniLM to bge-small with reembed (embedded eng
     expect(before.status).toBe(200);
     expect(before.body.citations[0]).toMatchObject({ fileName: 'tides.txt' });
 
+    // LOCAL_EMBEDDER=auto on an install whose documents MiniLM embedded keeps MiniLM, whatever the
+    // default model is, so an upgrade that changes the default leaves the index searchable
+    await app!.close();
+    app = await start('auto');
+    expect(app.api.app.get<Embedder>(EMBEDDER).modelName).toBe('all-MiniLM-L6-v2');
+    expect((await ask('When is high water today?')).body.citations[0]).toMatchObject({ fileName: 'tides.txt' });
+    expect(app.logs()).not.toContain('were embedded by another model');
+    if (DEFAULT_LOCAL_EMBEDDER !== 'minilm')
+      expect(app.logs()).toContain(
+        'LOCAL_EMBEDDER=auto keeps all-MiniLM-L6-v2: 3 documents are embedded by it. The default model is now',
+      );
+
     await app!.close();
     app = await start('bge-small');
     expect(await searchIndexOf(app!).stats(account.accountId)).toMatchObject({
@@ -295,6 +307,11 @@ describe('switching a docset from MiniLM to bge-small with reembed (embedded eng
     expect(r).toMatchObject({ space: BGE, documents: 3, skippedDocsets: [] });
     app = await start('bge-small');
     expect(await spaces()).toEqual([BGE, BGE, BGE]);
+    expect(app.logs()).not.toContain('were embedded by another model');
+    await app.close();
+    // once re-embedded, auto follows the documents to bge-small
+    app = await start('auto');
+    expect(app.api.app.get<Embedder>(EMBEDDER).modelName).toBe('bge-small-en-v1.5');
     expect(app.logs()).not.toContain('were embedded by another model');
 
     // the new vectors rank the tide table first for a paraphrase with no shared content word

@@ -1,15 +1,18 @@
 import { Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig, EMBEDDING_SPACE, EmbeddingSpace } from '@docqa/common';
 import { CohereEmbedder } from './cohere.embedder';
 import { Embedder, EMBEDDER } from './embedder.port';
 import { loadLocalEmbedder } from './onnx/local-embedder.factory';
+import { localModelInUse } from './onnx/model-in-use';
 
 /**
  * The embedder the configuration asks for: Cohere when COHERE_API_KEY is set, else the local one
  * (LOCAL_EMBEDDER, loadLocalEmbedder): a semantic model when installed, the hashing embedder
- * otherwise (`auto`, with a warning) or on request (`hashing`).
+ * otherwise (`auto`, with a warning) or on request (`hashing`). With `auto`, the database (when the
+ * application has one) says which local model the install's documents are embedded by.
  */
-export async function createEmbedder(cfg: AppConfig): Promise<Embedder> {
+export async function createEmbedder(cfg: AppConfig, ds?: DataSource): Promise<Embedder> {
   if (cfg.models.cohereApiKey) {
     return new CohereEmbedder({
       apiKey: cfg.models.cohereApiKey,
@@ -17,7 +20,8 @@ export async function createEmbedder(cfg: AppConfig): Promise<Embedder> {
       baseUrl: cfg.models.cohereBaseUrl,
     });
   }
-  return loadLocalEmbedder(cfg);
+  const auto = cfg.models.localEmbedder === 'auto' && !cfg.models.localEmbedderModelDir;
+  return loadLocalEmbedder(cfg, undefined, auto ? await localModelInUse(ds) : undefined);
 }
 
 @Injectable()
@@ -36,7 +40,11 @@ class EmbedderCloser implements OnApplicationShutdown {
 @Global()
 @Module({
   providers: [
-    { provide: EMBEDDER, inject: [APP_CONFIG], useFactory: createEmbedder },
+    {
+      provide: EMBEDDER,
+      inject: [APP_CONFIG, { token: DataSource, optional: true }],
+      useFactory: createEmbedder,
+    },
     {
       provide: EMBEDDING_SPACE,
       inject: [EMBEDDER],

@@ -4,6 +4,7 @@ export * from './cohere.embedder';
 export * from './onnx/onnx.embedder';
 export * from './onnx/local-model';
 export * from './onnx/local-embedder.factory';
+export * from './onnx/model-in-use';
 export * from './onnx/precision';
 export * from './embeddings.module';
 export * from './tuning';

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '@docqa/common';
 import { LocalHashingEmbedder } from '../local-hashing.embedder';
 import { loadLocalEmbedder, localEmbedderCandidates } from './local-embedder.factory';
 import { DEFAULT_LOCAL_EMBEDDER, LOCAL_EMBEDDER_MODELS } from './local-model';
+import { localModelOfSpace } from './model-in-use';
 
 const silent = { warn: jest.fn(), log: jest.fn() } as never;
 
@@ -16,6 +17,24 @@ describe('choosing the local embedder (LOCAL_EMBEDDER)', () => {
     const auto = localEmbedderCandidates('auto');
     expect(auto[0]).toBe(DEFAULT_LOCAL_EMBEDDER);
     expect([...auto].sort()).toEqual(Object.keys(LOCAL_EMBEDDER_MODELS).sort());
+  });
+
+  it('under auto tries the model the documents are embedded by first; a named model stays alone', () => {
+    for (const inUse of ['minilm', 'bge-small'] as const) {
+      const auto = localEmbedderCandidates('auto', inUse);
+      expect(auto[0]).toBe(inUse);
+      expect([...auto].sort()).toEqual(Object.keys(LOCAL_EMBEDDER_MODELS).sort());
+      expect(localEmbedderCandidates('bge-small', inUse)).toEqual(['bge-small']);
+      expect(localEmbedderCandidates('hashing', inUse)).toEqual([]);
+    }
+  });
+
+  it('reads the local model of a recorded embedding space, at either precision', () => {
+    expect(localModelOfSpace('all-MiniLM-L6-v2:384')).toBe('minilm');
+    expect(localModelOfSpace('all-MiniLM-L6-v2-int8:384')).toBe('minilm');
+    expect(localModelOfSpace('bge-small-en-v1.5-int8:384')).toBe('bge-small');
+    expect(localModelOfSpace('embed-english-v3.0:1024')).toBeUndefined();
+    expect(localModelOfSpace('local-hash-v1:384')).toBeUndefined();
   });
 
   describe('without any model installed', () => {

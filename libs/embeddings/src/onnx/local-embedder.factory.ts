@@ -11,27 +11,36 @@ import {
   localEmbedderInstallHint,
   LocalModelMissingError,
 } from './local-model';
+import { ModelInUse } from './model-in-use';
 import { OnnxEmbedder } from './onnx.embedder';
 
-/** The models a LOCAL_EMBEDDER setting tries, in order: the named one, or (`auto`) the default first. */
-export function localEmbedderCandidates(setting: LocalEmbedderSetting): LocalEmbedderModel[] {
+/**
+ * The models a LOCAL_EMBEDDER setting tries, in order: the named one, or (`auto`) the model the
+ * install's documents are embedded by (`inUse`), else the default, first.
+ */
+export function localEmbedderCandidates(
+  setting: LocalEmbedderSetting,
+  inUse?: LocalEmbedderModel,
+): LocalEmbedderModel[] {
   if (setting === 'hashing') return [];
   if (setting !== 'auto') return [setting];
-  const others = (Object.keys(LOCAL_EMBEDDER_MODELS) as LocalEmbedderModel[]).filter(
-    (m) => m !== DEFAULT_LOCAL_EMBEDDER,
-  );
-  return [DEFAULT_LOCAL_EMBEDDER, ...others];
+  const first = inUse ?? DEFAULT_LOCAL_EMBEDDER;
+  const others = (Object.keys(LOCAL_EMBEDDER_MODELS) as LocalEmbedderModel[]).filter((m) => m !== first);
+  return [first, ...others];
 }
 
 /**
  * The local embedder LOCAL_EMBEDDER asks for. A named model (`minilm`, `bge-small`) loads or
  * refuses to start (ConfigError with the install hint), also when LOCAL_EMBEDDER_MODEL_DIR holds
- * another model. `auto` runs the default model when installed, else another installed one (logged),
- * else the hashing embedder with a warning (log and /version).
+ * another model. `auto` runs the model the install's documents are embedded by (`inUse`, so an
+ * upgrade that changes the default keeps the index searchable; logged with how to switch), else
+ * the default model when installed, else another installed one (logged), else the hashing embedder
+ * with a warning (log and /version).
  */
 export async function loadLocalEmbedder(
   cfg: AppConfig,
   log = new Logger('EmbeddingsModule'),
+  inUse?: ModelInUse,
 ): Promise<Embedder> {
   if (cfg.models.localEmbedder === 'hashing') return new LocalHashingEmbedder();
   const load = (dir: string) =>
@@ -43,7 +52,7 @@ export async function loadLocalEmbedder(
       precision: cfg.models.localEmbedderPrecision,
       nice: BACKGROUND_NICE,
     });
-  const candidates = localEmbedderCandidates(cfg.models.localEmbedder);
+  const candidates = localEmbedderCandidates(cfg.models.localEmbedder, inUse?.model);
   const dirs: Array<{ model?: LocalEmbedderModel; dir: string }> = cfg.models.localEmbedderModelDir
     ? [
         {
@@ -65,7 +74,13 @@ export async function loadLocalEmbedder(
           `${dir} holds ${e.manifest.name}, not ${LOCAL_EMBEDDER_MODELS[model].name}`,
         );
       }
-      if (cfg.models.localEmbedder === 'auto' && model && model !== DEFAULT_LOCAL_EMBEDDER)
+      if (cfg.models.localEmbedder === 'auto' && model && model !== DEFAULT_LOCAL_EMBEDDER && model === inUse?.model)
+        log.warn(
+          `LOCAL_EMBEDDER=auto keeps ${e.manifest.name}: ${inUse.documents} documents are embedded by it. ` +
+            `The default model is now ${LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].name}; to switch, set ` +
+            `LOCAL_EMBEDDER=${DEFAULT_LOCAL_EMBEDDER} and run \`npm run cli -- reembed\` (docs/models.md).`,
+        );
+      else if (cfg.models.localEmbedder === 'auto' && model && model !== DEFAULT_LOCAL_EMBEDDER)
         log.warn(
           `The default embedding model ${LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].name} is not installed; ` +
             `running ${e.manifest.name}. ${localEmbedderInstallHint(DEFAULT_LOCAL_EMBEDDER)}`,
