@@ -1,4 +1,4 @@
-import { definedTerms, derivedForms, lightStem, normaliseText, stem, words } from './terms';
+import { definedTerms, derivedForms, lightStem, namesIn, normaliseText, stem, words } from './terms';
 
 /** The full Unicode normalisation and word split, which the ASCII fast path must equal. */
 const unicodeNormalised = (s: string) =>
@@ -66,5 +66,22 @@ describe('derivedForms', () => {
     expect(derivedForms('import', 'important')).toBe(false);
     expect(derivedForms('table', 'tablet')).toBe(false);
     expect(derivedForms('depart', 'depart')).toBe(false);
+  });
+});
+
+describe('namesIn', () => {
+  it('reads the words a question capitalises inside a sentence, lower-cased', () => {
+    expect([...namesIn("What was the pilot's total flight time in the Cessna 172 accident near Chandler, Arizona?")]).toEqual([
+      'cessna',
+      'chandler',
+      'arizona',
+    ]);
+    expect([...namesIn('When was LilyPond 2.24.1 released?')]).toEqual(['lilypond']);
+  });
+
+  it('leaves out sentence starts, acronyms, short words and words inside other words', () => {
+    expect([...namesIn('Where does the FHS say it? Give a response in USD. Then stop: Now.')]).toEqual([]);
+    expect([...namesIn('the non-Debian e-Mail of O’Brien by Al')]).toEqual([]);
+    expect([...namesIn('Is McDonald’s listed?')]).toEqual(['mcdonald']);
   });
 });

@@ -130,3 +130,17 @@ export function definedTerms(text: string): Set<string> {
 export function queryTerms(text: string): string[] {
   return [...new Set(words(text).filter((w) => w.length >= 3 && !STOP_WORDS.has(w) && !/^\d+$/.test(w)))];
 }
+
+/** A capitalised word that does not start a sentence (`near Chandler, Arizona`), and not all capitals. */
+const NAME_WORD = /(?<![.?!:;]\s*|^\s*|[\p{L}\p{N}'’-])(\p{Lu}\p{Ll}[\p{L}\p{N}]*)/gu;
+
+/**
+ * The names a text writes (lower case): words capitalised inside a sentence, as places, people,
+ * products and companies are written. Acronyms (all capitals) are left out: documents spell them
+ * out or abbreviate them in many ways (`AZ`, `Arizona`), as are sentence starts.
+ */
+export function namesIn(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(NAME_WORD)) if (m[1].length >= 3) out.add(normaliseText(m[1]));
+  return out;
+}

@@ -58,6 +58,19 @@ describe('topic probe terms', () => {
     );
     expect(isForeignTopic(['a', 'b', 'c', 'd'], ['b'], [false])).toBe(true);
   });
+
+  it('calls a topic foreign when one name the question writes occurs nowhere', () => {
+    const hits = [hit(chunk('a', 0, 'The Cessna 172 departed from Tucson, AZ. The pilot reported 1,200 hours total.'))];
+    const q = "What was the pilot's total flight time in the Cessna 172 accident near Chandler, Arizona?";
+    const { terms, probe, names } = topicProbeTerms(q, hits);
+    expect(probe[0]).toBe('chandler'); // names are probed first
+    const found = probe.map((t) => t !== 'chandler');
+    expect(isForeignTopic(terms, probe, found, names)).toBe(true);
+    // the same term, not written as a name, is one absent word among many
+    expect(isForeignTopic(terms, probe, found)).toBe(false);
+    // a name the docsets hold elsewhere is no foreign topic
+    expect(isForeignTopic(terms, probe, probe.map(() => true), names)).toBe(false);
+  });
 });
 
 describe('neighbour reads', () => {

@@ -6,6 +6,7 @@ import {
   isFiscalPeriodTerm,
   lineItemsAsked,
   memoByText,
+  namesIn,
   qualifyingWords,
   queryTerms,
   stem,
@@ -27,8 +28,9 @@ import { endsMidSentence, sentenceContinuation, sentenceStart } from './sentence
  * The local answerer cannot judge relevance, so before it answers the pipeline checks that the
  * question is about something the docsets contain: query terms found in none of the retrieved
  * chunks are looked up (BM25, one chunk) in the whole docsets; when at least FOREIGN_MIN_TERMS of
- * them, or FOREIGN_MIN_SHARE of the query's terms, occur nowhere, the answer is "not found".
- * Only nouns and names can be foreign: a verb, adjective or adverb of the question (`happened`,
+ * them, or FOREIGN_MIN_SHARE of the query's terms, or one name the question writes (`near
+ * Chandler, Arizona`: a place, person, product or company; namesIn), occur nowhere, the answer is
+ * "not found": documents that never print the name are not about it. Only nouns and names can be foreign: a verb, adjective or adverb of the question (`happened`,
  * `earlier`; `qualifyingWords`) asks something about a topic and names none, and documents rarely
  * use the question's own verb for what they state.
  */
@@ -62,7 +64,7 @@ export interface PassageReadResult {
 export function topicProbeTerms(
   query: string,
   hits: readonly SearchHit[],
-): { terms: string[]; probe: string[] } {
+): { terms: string[]; probe: string[]; names?: ReadonlySet<string> } {
   // Dates and US state names as documents write them (12/08/2007, FL), so a question's
   // "December 8" or "Florida" is not taken for a topic the docsets lack; answer instructions
   // ("Name the locations.") are no topic either.
@@ -80,7 +82,11 @@ export function topicProbeTerms(
   if (missing.length === 0) return { terms, probe: [] };
   // The tagger runs only when a term is missing from the passages, the uncommon case.
   const qualifying = qualifyingWords(query);
-  return { terms, probe: missing.filter((t) => !qualifying.has(t)).slice(0, FOREIGN_MAX_PROBES) };
+  const names = namesIn(query);
+  const probe = missing.filter((t) => !qualifying.has(t) || names.has(t));
+  // names first: one of them found nowhere is enough
+  probe.sort((a, b) => Number(names.has(b)) - Number(names.has(a)));
+  return { terms, probe: probe.slice(0, FOREIGN_MAX_PROBES), names };
 }
 
 /** Whether the probed terms that occur nowhere in the docsets say the query is about something else. */
@@ -88,9 +94,14 @@ export function isForeignTopic(
   terms: readonly string[],
   probe: readonly string[],
   found: readonly boolean[],
+  names: ReadonlySet<string> = new Set(),
 ): boolean {
   const foreign = probe.filter((_, i) => !found[i]);
-  return foreign.length >= FOREIGN_MIN_TERMS || foreign.length / terms.length >= FOREIGN_MIN_SHARE;
+  return (
+    foreign.length >= FOREIGN_MIN_TERMS ||
+    foreign.length / terms.length >= FOREIGN_MIN_SHARE ||
+    foreign.some((t) => names.has(t))
+  );
 }
 
 /**
@@ -153,7 +164,7 @@ export class PassageReads {
       this.log.warn(`ask: passages left as retrieved, the chunks around them could not be read: ${why}`);
       return { uncovered: false, completions, engineRead };
     }
-    const uncovered = topic.probe.length > 0 && isForeignTopic(topic.terms, topic.probe, read.termsFound);
+    const uncovered = topic.probe.length > 0 && isForeignTopic(topic.terms, topic.probe, read.termsFound, topic.names);
     const entry = (id: string) => {
       const e = completions.get(id) ?? { head: '', tail: '' };
       completions.set(id, e);
