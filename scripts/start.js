@@ -98,6 +98,18 @@ async function provision() {
     // a named model must run (the app refuses to start without it); `auto` falls back
     if (env.LOCAL_EMBEDDER && !['auto', 'hashing'].includes(env.LOCAL_EMBEDDER))
       throw new ProvisionError(err.message, hint);
+    // `auto` runs another installed model when the default one cannot be installed
+    const models = require('./models');
+    const other = Object.values(models.EMBEDDER_KINDS)
+      .map((k) => models.kindModule(k))
+      .find((m) => m !== embedderKind() && m.status().installed);
+    if (other) {
+      console.log(
+        `[setup] WARNING: continuing with the installed ${other.title}.\n` +
+          (hint ? `[setup]   ${hint}\n` : ''),
+      );
+      return allocator;
+    }
     console.log(
       `[setup] WARNING: continuing with the lexical hashing embedder: semantic search is off until the model is installed.\n` +
         (hint ? `[setup]   ${hint}\n` : '') +

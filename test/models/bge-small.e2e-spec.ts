@@ -282,7 +282,9 @@ describe('switching a docset from MiniLM to bge-small with reembed (embedded eng
     await app!.close();
     app = await start('auto');
     expect(app.api.app.get<Embedder>(EMBEDDER).modelName).toBe('all-MiniLM-L6-v2');
-    expect((await ask('When is high water today?')).body.citations[0]).toMatchObject({ fileName: 'tides.txt' });
+    expect((await ask('When is high water today?')).body.citations[0]).toMatchObject({
+      fileName: 'tides.txt',
+    });
     expect(app.logs()).not.toContain('were embedded by another model');
     if (DEFAULT_LOCAL_EMBEDDER !== 'minilm')
       expect(app.logs()).toContain(

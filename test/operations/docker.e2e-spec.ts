@@ -130,18 +130,21 @@ describe('docker/Dockerfile', () => {
     expect(inStage('worker').some((i) => i.keyword === 'HEALTHCHECK')).toBe(true);
   });
 
-  it('bakes the local embedding model into the runtime image, built without Python in the runtime', () => {
+  it('bakes both local embedding models into the runtime image, built without Python or Maven in the runtime', () => {
     const models = inStage('models');
     expect(
-      models.some((i) => i.keyword === 'RUN' && /scripts\/models\/index\.js embedder/.test(i.args)),
+      models.some(
+        (i) => i.keyword === 'RUN' && /scripts\/models\/index\.js embedder bge-small\b/.test(i.args),
+      ),
     ).toBe(true);
+    expect(models.some((i) => i.keyword === 'RUN' && /\bmaven\b/.test(i.args))).toBe(true);
     const runtime = inStage('runtime');
     expect(
       runtime.some((i) => i.keyword === 'COPY' && /^--from=models \/opt\/docqa\/models /.test(i.args)),
     ).toBe(true);
-    expect(runtime.find((i) => i.keyword === 'ENV')?.args).toMatch(
-      /LOCAL_EMBEDDER_MODEL_DIR=\/opt\/docqa\/models\/all-MiniLM-L6-v2/,
-    );
+    // models at DOCQA_CACHE_DIR/models/<name>, where LOCAL_EMBEDDER finds either
+    expect(runtime.find((i) => i.keyword === 'ENV')?.args).toMatch(/DOCQA_CACHE_DIR=\/opt\/docqa\b/);
+    expect(runtime.find((i) => i.keyword === 'ENV')?.args).not.toMatch(/LOCAL_EMBEDDER_MODEL_DIR/);
     expect(lineage('runtime')).not.toContain('models');
   });
 

@@ -109,12 +109,13 @@ export async function startTestApp(o: TestAppOptions = {}): Promise<TestApp> {
 }
 
 /**
- * The local embedder's space name with the default LOCAL_EMBEDDER_PRECISION on this machine: `auto`
- * runs the int8 graph (its own space) where the CPU has integer dot products, fp32 elsewhere.
+ * A local embedder's space name (the test apps' MiniLM unless named) with the default
+ * LOCAL_EMBEDDER_PRECISION on this machine: `auto` runs the int8 graph (its own space) where the
+ * CPU has integer dot products, fp32 elsewhere.
  */
-export function defaultLocalEmbedderName(): string {
+export function defaultLocalEmbedderName(model: string = LOCAL_EMBEDDER_MODEL): string {
   const cfg = loadConfig({ NODE_ENV: 'test', DATA_DIR: os.tmpdir() });
   return resolvePrecision(cfg.models.localEmbedderPrecision, true) === 'int8'
-    ? `${LOCAL_EMBEDDER_MODEL}${INT8_SPACE_SUFFIX}`
-    : LOCAL_EMBEDDER_MODEL;
+    ? `${model}${INT8_SPACE_SUFFIX}`
+    : model;
 }

@@ -35,7 +35,9 @@ describe('installTemporalRuntime', () => {
     // Core releases its listener asynchronously; take the old port as soon as it is free.
     let squatter: net.Server | undefined;
     for (let i = 0; i < 50 && !squatter; i++)
-      squatter = await listen(first).catch(() => new Promise<undefined>((r) => setTimeout(() => r(undefined), 20)));
+      squatter = await listen(first).catch(
+        () => new Promise<undefined>((r) => setTimeout(() => r(undefined), 20)),
+      );
     expect(squatter).toBeDefined();
     try {
       expect(await installTemporalRuntime(cfg(true), {})).toBe(true);
@@ -61,7 +63,7 @@ describe('installTemporalRuntime', () => {
     }
   });
 
-  it('gives up with Core\'s error when every pick is taken', async () => {
+  it("gives up with Core's error when every pick is taken", async () => {
     const held = await listen();
     try {
       await expect(installTemporalRuntime(cfg(true), {}, async () => portOf(held))).rejects.toThrow(

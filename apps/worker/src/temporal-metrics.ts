@@ -32,7 +32,8 @@ function prometheusOn(port: number): TelemetryOptions {
 }
 
 /** Core's bind error (a native error: matched by its message, as it may come from another realm). */
-const addressInUse = (err: unknown) => /address already in use/i.test(String((err as Error | undefined)?.message));
+const addressInUse = (err: unknown) =>
+  /address already in use/i.test(String((err as Error | undefined)?.message));
 
 /**
  * Installs the Temporal SDK's Core runtime unless one is live; returns whether it installed one.

@@ -71,11 +71,9 @@ describe('derivedForms', () => {
 
 describe('namesIn', () => {
   it('reads the words a question capitalises inside a sentence, lower-cased', () => {
-    expect([...namesIn("What was the pilot's total flight time in the Cessna 172 accident near Chandler, Arizona?")]).toEqual([
-      'cessna',
-      'chandler',
-      'arizona',
-    ]);
+    expect([
+      ...namesIn("What was the pilot's total flight time in the Cessna 172 accident near Chandler, Arizona?"),
+    ]).toEqual(['cessna', 'chandler', 'arizona']);
     expect([...namesIn('When was LilyPond 2.24.1 released?')]).toEqual(['lilypond']);
   });
 

@@ -74,7 +74,12 @@ export async function loadLocalEmbedder(
           `${dir} holds ${e.manifest.name}, not ${LOCAL_EMBEDDER_MODELS[model].name}`,
         );
       }
-      if (cfg.models.localEmbedder === 'auto' && model && model !== DEFAULT_LOCAL_EMBEDDER && model === inUse?.model)
+      if (
+        cfg.models.localEmbedder === 'auto' &&
+        model &&
+        model !== DEFAULT_LOCAL_EMBEDDER &&
+        model === inUse?.model
+      )
         log.warn(
           `LOCAL_EMBEDDER=auto keeps ${e.manifest.name}: ${inUse.documents} documents are embedded by it. ` +
             `The default model is now ${LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].name}; to switch, set ` +

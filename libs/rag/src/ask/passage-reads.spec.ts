@@ -60,7 +60,9 @@ describe('topic probe terms', () => {
   });
 
   it('calls a topic foreign when one name the question writes occurs nowhere', () => {
-    const hits = [hit(chunk('a', 0, 'The Cessna 172 departed from Tucson, AZ. The pilot reported 1,200 hours total.'))];
+    const hits = [
+      hit(chunk('a', 0, 'The Cessna 172 departed from Tucson, AZ. The pilot reported 1,200 hours total.')),
+    ];
     const q = "What was the pilot's total flight time in the Cessna 172 accident near Chandler, Arizona?";
     const { terms, probe, names } = topicProbeTerms(q, hits);
     expect(probe[0]).toBe('chandler'); // names are probed first
@@ -69,7 +71,14 @@ describe('topic probe terms', () => {
     // the same term, not written as a name, is one absent word among many
     expect(isForeignTopic(terms, probe, found)).toBe(false);
     // a name the docsets hold elsewhere is no foreign topic
-    expect(isForeignTopic(terms, probe, probe.map(() => true), names)).toBe(false);
+    expect(
+      isForeignTopic(
+        terms,
+        probe,
+        probe.map(() => true),
+        names,
+      ),
+    ).toBe(false);
   });
 });
 

@@ -164,7 +164,8 @@ export class PassageReads {
       this.log.warn(`ask: passages left as retrieved, the chunks around them could not be read: ${why}`);
       return { uncovered: false, completions, engineRead };
     }
-    const uncovered = topic.probe.length > 0 && isForeignTopic(topic.terms, topic.probe, read.termsFound, topic.names);
+    const uncovered =
+      topic.probe.length > 0 && isForeignTopic(topic.terms, topic.probe, read.termsFound, topic.names);
     const entry = (id: string) => {
       const e = completions.get(id) ?? { head: '', tail: '' };
       completions.set(id, e);

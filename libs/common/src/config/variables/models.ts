@@ -83,7 +83,7 @@ export const MODELS_VARIABLES = [
     values: ['auto', 'minilm', 'bge-small', 'hashing'],
     default: 'auto',
     description:
-      'Embedder when COHERE_API_KEY is unset: `minilm` (all-MiniLM-L6-v2) or `bge-small` (bge-small-en-v1.5), each refusing to start without its model (`npm run models:install`); `hashing` (lexical, no model); `auto`: the default model when installed, else the other, else hashing with a warning. Set it explicitly when api and worker are separate processes. A change starts a new index version: run `npm run cli -- reembed` (docs/models.md).',
+      'Embedder when COHERE_API_KEY is unset: `minilm` (all-MiniLM-L6-v2) or `bge-small` (bge-small-en-v1.5), each refusing to start without its model (`npm run models:install`); `hashing` (lexical, no model); `auto`: the model most documents are embedded by, else the default (bge-small), when installed; else the other, else hashing with a warning. Set it explicitly when api and worker are separate processes. A change starts a new index version: run `npm run cli -- reembed` (docs/models.md).',
   },
   {
     name: 'LOCAL_EMBEDDER_MODEL_DIR',
