@@ -1,3 +1,4 @@
+import { DEFAULT_LOCAL_EMBEDDER } from '@docqa/embeddings';
 import { providerEnv } from './providers';
 
 describe('providerEnv', () => {
@@ -8,6 +9,14 @@ describe('providerEnv', () => {
       DATABASE_URL: 'postgres://not-passed',
     });
     expect(env).toEqual({ ANSWER_PROVIDER: 'extractive', LOCAL_EMBEDDER: 'hashing' });
+  });
+
+  it("runs the product's default local embedder unless the run names one", () => {
+    expect(providerEnv('local', {})).toEqual({
+      ANSWER_PROVIDER: 'extractive',
+      LOCAL_EMBEDDER: DEFAULT_LOCAL_EMBEDDER,
+    });
+    expect(providerEnv('local', { LOCAL_EMBEDDER: 'minilm' }).LOCAL_EMBEDDER).toBe('minilm');
   });
 
   it('gives the local model a long timeout unless one is set', () => {

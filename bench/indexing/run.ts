@@ -31,7 +31,7 @@ import {
 } from '@docqa/embeddings';
 import { SourceCredentialsCipher } from '@docqa/sources';
 import { startWorker } from '../../apps/worker/src/main';
-import { EMBEDDER_TUNING_VARS, passEnv } from '../../test/support/tuning-env';
+import { productEmbedderEnv } from '../../test/support/tuning-env';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const SHARED = process.env.BENCH_SHARED ?? path.resolve(ROOT, '../shared');
@@ -158,8 +158,7 @@ async function main() {
       S3_FORCE_PATH_STYLE: 'true',
       INDEXING_CONCURRENCY: String(CONCURRENCY),
       METRICS_ENABLED: 'false',
-      LOCAL_EMBEDDER: process.env.LOCAL_EMBEDDER ?? 'minilm',
-      ...passEnv(EMBEDDER_TUNING_VARS),
+      ...productEmbedderEnv(),
     });
     const app = await startWorker(cfg);
     started.unshift({ stop: () => app.close() });
