@@ -12,7 +12,8 @@ const LIB_IMPORTS = {
   search: ['text', 'common', 'db', 'workflow-contract'],
   // The Cohere v2 client and its retry policy, shared by the Cohere embedder and the Cohere answer models.
   cohere: ['text', 'common', 'workflow-contract'],
-  embeddings: ['text', 'common', 'db', 'workflow-contract', 'cohere'],
+  // catalog: which model the install's documents are embedded by (LOCAL_EMBEDDER=auto).
+  embeddings: ['text', 'common', 'db', 'catalog', 'workflow-contract', 'cohere'],
   answers: ['text', 'common', 'db', 'workflow-contract', 'cohere'],
   sources: ['text', 'common', 'db', 'catalog', 'workflow-contract'],
   accounts: ['text', 'common', 'db', 'catalog', 'workflow-contract'],

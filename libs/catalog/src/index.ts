@@ -4,3 +4,4 @@ export * from './docset.catalog';
 export * from './document.catalog';
 export * from './document-queue.metrics';
 export * from './status-counts';
+export * from './embedding-spaces';

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { spaceOfMostDocuments } from '@docqa/catalog';
 import { LOCAL_EMBEDDER_MODELS, LocalEmbedderModel } from './local-model';
 import { INT8_SPACE_SUFFIX } from './onnx.embedder';
 
@@ -25,13 +26,9 @@ export function localModelOfSpace(space: string): LocalEmbedderModel | undefined
 export async function localModelInUse(ds: DataSource | undefined): Promise<ModelInUse | undefined> {
   if (!ds?.isInitialized) return undefined;
   try {
-    const rows: Array<{ space: string; documents: number }> = await ds.query(
-      `SELECT embedding_space AS space, count(*)::int AS documents FROM documents
-        WHERE status = 'COMPLETE' AND embedding_space IS NOT NULL
-        GROUP BY embedding_space ORDER BY documents DESC, embedding_space LIMIT 1`,
-    );
-    const model = rows[0] ? localModelOfSpace(rows[0].space) : undefined;
-    return model ? { model, documents: rows[0].documents } : undefined;
+    const most = await spaceOfMostDocuments(ds);
+    const model = most && localModelOfSpace(most.space);
+    return model ? { model, documents: most.documents } : undefined;
   } catch {
     return undefined;
   }
