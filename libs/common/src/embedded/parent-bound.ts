@@ -1,14 +1,22 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** util-linux's setpriv, where it is installed (Debian and most Linux distributions ship it). */
-function findSetpriv(): string | null {
-  if (process.platform !== 'linux') return null;
-  for (const dir of ['/usr/bin', '/bin', ...(process.env.PATH ?? '').split(path.delimiter)]) {
-    const candidate = path.join(dir, 'setpriv');
+/** The first `name` in the directories of `dirs` (default: PATH), or null. */
+export function findOnPath(
+  name: string,
+  dirs = (process.env.PATH ?? '').split(path.delimiter),
+): string | null {
+  for (const dir of dirs) {
+    const candidate = path.join(dir, name);
     if (dir && fs.existsSync(candidate)) return candidate;
   }
   return null;
+}
+
+/** util-linux's setpriv, where it is installed (Debian and most Linux distributions ship it). */
+function findSetpriv(): string | null {
+  if (process.platform !== 'linux') return null;
+  return findOnPath('setpriv', ['/usr/bin', '/bin', ...(process.env.PATH ?? '').split(path.delimiter)]);
 }
 
 /**

@@ -4,7 +4,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { SEARCH_ATTRIBUTES } from '@docqa/workflow-contract';
 import { docqaCacheDir } from './cache-dir';
-import { parentBound } from './parent-bound';
+import { findOnPath, parentBound } from './parent-bound';
 
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 /** Where `npm start` (scripts/setup/temporal-cli.js) and test/infra build the CLI. */
@@ -18,11 +18,7 @@ export const TEMPORAL_INSTALL_HINT =
 /** TEMPORAL_CLI_PATH, then `temporal` on PATH, then the cache test/infra fills. */
 export function findTemporalCli(explicit?: string): string | null {
   if (explicit) return fs.existsSync(explicit) ? explicit : null;
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    const candidate = path.join(dir, 'temporal');
-    if (dir && fs.existsSync(candidate)) return candidate;
-  }
-  return fs.existsSync(TEMPORAL_CACHE_BIN) ? TEMPORAL_CACHE_BIN : null;
+  return findOnPath('temporal') ?? (fs.existsSync(TEMPORAL_CACHE_BIN) ? TEMPORAL_CACHE_BIN : null);
 }
 
 export interface TemporalDevServer {

@@ -74,22 +74,17 @@ export async function loadLocalEmbedder(
           `${dir} holds ${e.manifest.name}, not ${LOCAL_EMBEDDER_MODELS[model].name}`,
         );
       }
-      if (
-        cfg.models.localEmbedder === 'auto' &&
-        model &&
-        model !== DEFAULT_LOCAL_EMBEDDER &&
-        model === inUse?.model
-      )
+      if (cfg.models.localEmbedder === 'auto' && model && model !== DEFAULT_LOCAL_EMBEDDER) {
+        const defaultName = LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].name;
         log.warn(
-          `LOCAL_EMBEDDER=auto keeps ${e.manifest.name}: ${inUse.documents} documents are embedded by it. ` +
-            `The default model is now ${LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].name}; to switch, set ` +
-            `LOCAL_EMBEDDER=${DEFAULT_LOCAL_EMBEDDER} and run \`npm run cli -- reembed\` (docs/models.md).`,
+          model === inUse?.model
+            ? `LOCAL_EMBEDDER=auto keeps ${e.manifest.name}: ${inUse.documents} documents are embedded by it. ` +
+                `The default model is now ${defaultName}; to switch, set LOCAL_EMBEDDER=${DEFAULT_LOCAL_EMBEDDER} ` +
+                'and run `npm run cli -- reembed` (docs/models.md).'
+            : `The default embedding model ${defaultName} is not installed; running ${e.manifest.name}. ` +
+                localEmbedderInstallHint(DEFAULT_LOCAL_EMBEDDER),
         );
-      else if (cfg.models.localEmbedder === 'auto' && model && model !== DEFAULT_LOCAL_EMBEDDER)
-        log.warn(
-          `The default embedding model ${LOCAL_EMBEDDER_MODELS[DEFAULT_LOCAL_EMBEDDER].name} is not installed; ` +
-            `running ${e.manifest.name}. ${localEmbedderInstallHint(DEFAULT_LOCAL_EMBEDDER)}`,
-        );
+      }
       return e;
     } catch (err) {
       // the first failure is the one to report (the default model's, under auto)
