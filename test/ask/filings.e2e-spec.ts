@@ -6,8 +6,11 @@ import { ASK, Caller, expectMarkersResolve, newCaller, SEARCH } from './support'
 
 const S3_KEYS = { accessKeyId: 'docqa-filings-key', secretAccessKey: 'docqa-filings-secret' };
 
-/** A 10-K of `company` for fiscal `year`: a cover page, a page of prose, a cash-flow statement. */
-function tenK(company: string, year: number, capex: [string, string, string]): Buffer {
+/**
+ * A 10-K of `company` (trading as `ticker`) for fiscal `year`: a cover page, a page of prose, a
+ * cash-flow statement.
+ */
+function tenK(company: string, ticker: string, year: number, capex: [string, string, string]): Buffer {
   const cover = [
     'UNITED STATES',
     'SECURITIES AND EXCHANGE COMMISSION',
@@ -17,6 +20,9 @@ function tenK(company: string, year: number, capex: [string, string, string]): B
     'Commission file number 1-0000',
     company,
     '(Exact name of registrant as specified in its charter)',
+    'Securities registered pursuant to Section 12(b) of the Act:',
+    'Title of each class Trading Symbol Name of each exchange on which registered',
+    `Common Stock, $1 par value ${ticker} New York Stock Exchange`,
   ].join('\n');
   const prose = [
     'Item 7. Management Discussion and Analysis',
@@ -66,9 +72,9 @@ describe('filings: metadata, period routing and table rows through the pipeline'
     const bucket = uniqueName('docqa-filings').toLowerCase();
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     const files: Record<string, Buffer> = {
-      'acme-annual-a.pdf': tenK('ACME WIDGETS, INC.', 2018, ['(1,577)', '(1,373)', '(1,420)']),
-      'acme-annual-b.pdf': tenK('ACME WIDGETS, INC.', 2019, ['(1,699)', '(1,577)', '(1,373)']),
-      'zenith-annual.pdf': tenK('ZENITH MOTORS CORPORATION', 2019, ['(9,100)', '(8,800)', '(8,500)']),
+      'acme-annual-a.pdf': tenK('ACME WIDGETS, INC.', 'ACW', 2018, ['(1,577)', '(1,373)', '(1,420)']),
+      'acme-annual-b.pdf': tenK('ACME WIDGETS, INC.', 'ACW', 2019, ['(1,699)', '(1,577)', '(1,373)']),
+      'zenith-annual.pdf': tenK('ZENITH MOTORS CORPORATION', 'ZMC', 2019, ['(9,100)', '(8,800)', '(8,500)']),
     };
     for (const [Key, Body] of Object.entries(files))
       await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `filings/${Key}`, Body }));
@@ -92,7 +98,7 @@ describe('filings: metadata, period routing and table rows through the pipeline'
 
   afterAll(() => app?.close());
 
-  it('shows each filing’s company, form and period in the docset metadata', async () => {
+  it('shows each filing’s company, ticker, form and period in the docset metadata', async () => {
     const res = await app.client.get('/api/v1/document_proxy/documents/metadata/filings', {
       token: caller.token,
     });
@@ -101,12 +107,17 @@ describe('filings: metadata, period routing and table rows through the pipeline'
       expect.objectContaining({
         fileName: 'acme-annual-a.pdf',
         company: 'ACME WIDGETS, INC.',
+        ticker: 'ACW',
         form: '10-K',
         periodEnd: '2018-12-31',
         fiscalYear: 2018,
       }),
       expect.objectContaining({ fileName: 'acme-annual-b.pdf', fiscalYear: 2019, form: '10-K' }),
-      expect.objectContaining({ fileName: 'zenith-annual.pdf', company: 'ZENITH MOTORS CORPORATION' }),
+      expect.objectContaining({
+        fileName: 'zenith-annual.pdf',
+        company: 'ZENITH MOTORS CORPORATION',
+        ticker: 'ZMC',
+      }),
     ]);
   });
 

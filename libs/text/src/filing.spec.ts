@@ -58,9 +58,34 @@ describe('filingMetadata', () => {
     expect(filingMetadata([release])).toEqual({
       form: 'earnings release',
       company: 'Acme Corp',
+      ticker: 'ACM',
       fiscalQuarter: 4,
       fiscalYear: 2022,
     });
+  });
+
+  it("reads the trading symbol of the registrant's common stock from the cover", () => {
+    const cover = (rows: string[]) =>
+      `${cover10k}\nSecurities registered pursuant to Section 12(b) of the Act:\n${rows.join('\n')}`;
+    const symbol = (rows: string[]) => filingMetadata([cover(rows)]).ticker;
+    expect(
+      symbol([
+        'Title of each class Trading Symbol Name of each exchange on which registered',
+        '0.650% Notes Due May 2024 ACW24C New York Stock Exchange',
+        'Common Stock, Par Value $1.00 ACW New York Stock Exchange',
+      ]),
+    ).toBe('ACW');
+    // the caption after the row, a class of shares, the exchange's long name
+    expect(
+      symbol([
+        'Class B Common Stock ACWB The Nasdaq Global Select Market',
+        '(Title of each class) (Trading symbol) (Name of each exchange on which registered)',
+      ]),
+    ).toBe('ACWB');
+    expect(symbol(['Common stock, $0.00000625 par value per share ACW NASDAQ'])).toBe('ACW');
+    // covers before 2019 list no symbol, and a debt security's symbol is not the company's
+    expect(symbol(['Title of each class Name of each exchange on which registered'])).toBeUndefined();
+    expect(symbol(['1.500% Notes due 2026 ACW26 New York Stock Exchange'])).toBeUndefined();
   });
 
   it('finds nothing in a document that is no filing', () => {
@@ -74,12 +99,15 @@ describe('filingTitle', () => {
     expect(
       filingTitle({
         company: 'ACME CO.',
+        ticker: 'ACM',
         form: '10-Q',
         periodEnd: '2023-07-29',
         fiscalYear: 2024,
         fiscalQuarter: 2,
       }),
-    ).toBe('ACME CO. | 10-Q quarterly report | FY2024 fiscal 2024 | Q2 FY2024 | period ended 2023-07-29');
+    ).toBe(
+      'ACME CO. | ACM | 10-Q quarterly report | FY2024 fiscal 2024 | Q2 FY2024 | period ended 2023-07-29',
+    );
   });
 });
 

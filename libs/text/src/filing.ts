@@ -7,6 +7,11 @@
 export interface FilingMetadata {
   /** The registrant as the cover names it (`BEST BUY CO., INC.`, `Johnson & Johnson`). */
   company?: string;
+  /**
+   * The trading symbol of the registrant's common stock (`JNJ`, `MMM`), from the cover's table of
+   * registered securities or an earnings release's `(NYSE: JNJ)`: analysts name companies by it.
+   */
+  ticker?: string;
   /** `10-K`, `10-Q`, `8-K`, `20-F`, ... or `earnings release`. */
   form?: string;
   /** End of the period reported on (10-K, 10-Q) or the date of the report (8-K), ISO `YYYY-MM-DD`. */
@@ -46,6 +51,15 @@ const FISCAL_QUARTER =
 /** An earnings release: "announced results for fourth-quarter and full year 2022". */
 const RESULTS =
   /\b(?:announced|reports?|reported)\b[^.]{0,60}?\b(first|second|third|fourth)[- ]quarter\b[^.]{0,40}?\b((?:19|20)\d{2})\b/i;
+/**
+ * A cover's row of registered common stock, its symbol before the exchange: `Common Stock, Par
+ * Value $1.00 JNJ New York Stock Exchange`, `Class B Common Stock NKE New York Stock Exchange`,
+ * `Common stock, $0.00000625 par value per share MSFT NASDAQ`. (Covers since 2019 carry it.)
+ */
+const COMMON_STOCK_ROW =
+  /^[^\n]*\bCommon (?:[Ss]tock|[Ss]hares)\b[^\n]*?\s([A-Z]{1,5}(?:\.[A-Z])?)\s+(?:The\s+)?(?:New York Stock Exchange|NYSE|Nasdaq|NASDAQ|Chicago Stock Exchange)\b/m;
+/** An earnings release's `(NYSE: JNJ)`. */
+const EXCHANGE_SYMBOL = /\((?:NYSE|NASDAQ|Nasdaq|NYSE American)\s*:\s*([A-Z]{1,5}(?:\.[A-Z])?)\s*\)/;
 const TICKER_NAME =
   /(?:^|[–—]\s*|\)\s*[–—-]\s*)(\p{Lu}[\p{L}&.,' ]{1,60}?)\s*\((?:NYSE|NASDAQ|Nasdaq|NYSE American)\s*:/u;
 
@@ -99,6 +113,8 @@ export function filingMetadata(pages: readonly string[]): FilingMetadata {
   if (form) {
     out.form = form[1].toUpperCase();
     out.company = registrant(head.split('\n'));
+    const symbol = COMMON_STOCK_ROW.exec(head) ?? EXCHANGE_SYMBOL.exec(head);
+    if (symbol) out.ticker = symbol[1];
     const p = PERIOD.exec(flat(head)) ?? REPORT_DATE.exec(flat(head));
     const date = p ? isoDate(p[p.length - 3], p[p.length - 2], p[p.length - 1]) : undefined;
     if (date) out.periodEnd = date;
@@ -111,6 +127,8 @@ export function filingMetadata(pages: readonly string[]): FilingMetadata {
     out.fiscalYear = Number(r[2]);
     const t = TICKER_NAME.exec(flat(pages[0] ?? ''));
     if (t) out.company = t[1].trim();
+    const symbol = EXCHANGE_SYMBOL.exec(flat(pages[0] ?? ''));
+    if (symbol) out.ticker = symbol[1];
   }
   if (out.form === '10-Q') {
     const q = FISCAL_QUARTER.exec(flat(pages.slice(0, 8).join('\n')));
@@ -123,8 +141,8 @@ export function filingMetadata(pages: readonly string[]): FilingMetadata {
 }
 
 /**
- * The words a filing's metadata adds to its document's title, as questions name it: the company,
- * the form and its kind (`10-K annual report`), the fiscal year as `FY2018` and `fiscal 2018`, the
+ * The words a filing's metadata adds to its document's title, as questions name it: the company
+ * and its trading symbol, the form and its kind (`10-K annual report`), the fiscal year as `FY2018` and `fiscal 2018`, the
  * quarter as `Q2 FY2024`. Empty for no filing.
  */
 export function filingTitle(m: FilingMetadata): string {
@@ -136,6 +154,7 @@ export function filingTitle(m: FilingMetadata): string {
   };
   const parts = [
     m.company,
+    m.ticker,
     m.form ? `${m.form}${kind[m.form] ? ` ${kind[m.form]}` : ''}` : undefined,
     m.fiscalYear ? `FY${m.fiscalYear} fiscal ${m.fiscalYear}` : undefined,
     m.fiscalQuarter && m.fiscalYear ? `Q${m.fiscalQuarter} FY${m.fiscalYear}` : undefined,

@@ -145,6 +145,12 @@ export class FilingDto {
   @ApiPropertyOptional({ description: 'The registrant as the cover names it.', example: '3M COMPANY' })
   company?: string;
   @ApiPropertyOptional({
+    description:
+      "The trading symbol of the registrant's common stock, from the cover (filings since 2019 print it).",
+    example: 'MMM',
+  })
+  ticker?: string;
+  @ApiPropertyOptional({
     description: 'The form: 10-K, 10-Q, 8-K, 20-F, ... or `earnings release`.',
     example: '10-K',
   })
