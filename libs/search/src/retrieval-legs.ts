@@ -13,7 +13,9 @@ import {
   diversify,
   DocumentHit,
   latestDocuments,
+  namingWords,
   routedDocuments,
+  type RoutingOptions,
   withDays,
 } from './routing';
 import type { SearchHit, SearchQuery, StoredChunk } from './search.port';
@@ -118,6 +120,22 @@ function stableLegs(legs: RetrievalLegs): RetrievalLegs {
 /** Documents the routing leg looks at. */
 const ROUTING_DEPTH = 50;
 
+/**
+ * The documents the query's context match routes to; when it comes close to too many of them, those
+ * its naming words alone route to (namingWords), with one more read of the documents leg.
+ */
+async function routedByContext(
+  q: LegQuery,
+  documentHits: DocumentHit[],
+  legs: RetrievalLegs,
+  routing: RoutingOptions,
+): Promise<string[]> {
+  const routed = routedDocuments(documentHits, routing);
+  if (routed.length > 0 || !(documentHits[0]?.score > 0) || !legs.documents) return routed;
+  const names = namingWords(q.text);
+  return names ? routedDocuments(await legs.documents({ ...q, text: names }, ROUTING_DEPTH), routing) : [];
+}
+
 /** Length of a day's token (`20071208`; a month's is `200712`). */
 const DAY_TOKEN_LENGTH = 8;
 
@@ -215,7 +233,10 @@ export async function runLegs(
   const dated = [...new Set(dayHits.map((h) => h.documentId))];
   const routed =
     latestDocuments(q.text, documentHits, routing) ??
-    withDays(routedDocuments(documentHits, routing), dated.length > routing.maxDocuments ? [] : dated);
+    withDays(
+      await routedByContext(q, documentHits, legs, routing),
+      dated.length > routing.maxDocuments ? [] : dated,
+    );
   // A question that names a financial statement ("... shown in the cash flow statement") gets
   // that statement's pages (labelled at indexing, libs/text statements.ts) of the routed
   // documents as candidates, and they weigh more in the fusion.

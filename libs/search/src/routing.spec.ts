@@ -1,5 +1,5 @@
 import { RetrievalLegs, runSearch } from './retrieval-legs';
-import { diversify, latestDocuments, routedDocuments, withDays } from './routing';
+import { diversify, latestDocuments, namingWords, routedDocuments, withDays } from './routing';
 import type { SearchQuery, StoredChunk } from './search.port';
 
 describe('document routing and diversity', () => {
@@ -92,6 +92,51 @@ describe('document routing and diversity', () => {
     await runSearch({ ...q, text: 'Which accidents happened on December 8, 2007?' }, legs, 1);
     expect(texts).toContain('20071208');
     expect(routedTo[1]?.sort()).toEqual(['d8a', 'd8b', 'other']);
+  });
+
+  it("falls back to the query's names and periods when its context match comes close to too many documents", async () => {
+    expect(namingWords('Roughly how many times has JnJ sold its inventory in FY2022? FY2022')).toBe(
+      'jnj FY2022',
+    );
+    expect(namingWords('Did revenue grow in Q2 FY2023 for Acme Corp?')).toBe('acme corp Q2 FY2023');
+    expect(namingWords('How do I set the margins?')).toBe('');
+    const texts: string[] = [];
+    const routedTo: Array<string[] | undefined> = [];
+    const legs = (namesRoute: boolean): RetrievalLegs => ({
+      bm25: async (lq) => {
+        routedTo.push(lq.documentIds);
+        return [];
+      },
+      vector: async () => [],
+      documents: async (lq) => {
+        texts.push(lq.text);
+        // the whole query: five documents share its words; its names: the company's two filings
+        return lq.text === 'jnj FY2022' && namesRoute
+          ? [
+              { documentId: 'jnj-10k', score: 6 },
+              { documentId: 'jnj-q4', score: 5 },
+              { documentId: 'mmm-10k', score: 2 },
+            ]
+          : ['jnj-10k', 'mmm-10k', 'axp-10k', 'jnj-q4', 'ba-10k'].map((documentId, i) => ({
+              documentId,
+              score: 5 - i * 0.2,
+            }));
+      },
+    });
+    const text = 'Roughly how many times has JnJ sold its inventory in FY2022?';
+    await runSearch({ ...q, text }, legs(true), 1);
+    expect(texts).toEqual([`${text} FY2022`, 'jnj FY2022']);
+    expect(routedTo[1]).toEqual(['jnj-10k', 'jnj-q4']);
+    // names that come close to too many documents as well route nowhere
+    texts.length = 0;
+    routedTo.length = 0;
+    await runSearch({ ...q, text }, legs(false), 1);
+    expect(texts).toHaveLength(2);
+    expect(routedTo).toEqual([undefined]);
+    // a query that writes no name is not read again
+    texts.length = 0;
+    await runSearch({ ...q, text: 'how many times was inventory sold?' }, legs(true), 1);
+    expect(texts).toHaveLength(1);
   });
 
   it('keeps at most perDocument chunks of one document ahead of other documents', async () => {

@@ -1,4 +1,4 @@
-import { asksLatest, formNamed, formOfTitle, periodEndOfTitle } from '@docqa/text';
+import { asksLatest, formNamed, formOfTitle, namesIn, periodEndOfTitle } from '@docqa/text';
 
 /** A document whose context matches the query, best first. */
 export interface DocumentHit {
@@ -32,6 +32,21 @@ export function routedDocuments(hits: DocumentHit[], o: RoutingOptions): string[
   // A document being re-indexed has a chunk 0 in two generations: count it once.
   const close = [...new Set(hits.filter((h) => h.score >= o.share * hits[0].score).map((h) => h.documentId))];
   return close.length > o.maxDocuments ? [] : close;
+}
+
+/** A fiscal period as filings' titles write it (libs/text filingTitle): `FY2022`, `Q2 FY2023`. */
+const TITLE_PERIOD = /\b(?:Q[1-4]\s+)?FY(?:19|20)\d{2}\b/g;
+
+/**
+ * The words of a query that name documents: its names (libs/text namesIn: `JnJ`, `Boeing`) and
+ * its fiscal periods as filings' titles write them (the query's periods already in that form:
+ * withPeriodTerms). Empty when it writes none. When the whole query comes close to too many
+ * documents (its other words, `inventory`, `turnover`, run through most of their contexts),
+ * routing tries these alone: "Roughly how many times has JnJ sold its inventory in FY2022?" names
+ * the filings of JnJ for FY2022, whatever else the contexts share.
+ */
+export function namingWords(text: string): string {
+  return [...new Set([...namesIn(text), ...(text.match(TITLE_PERIOD) ?? [])])].join(' ');
 }
 
 /**
