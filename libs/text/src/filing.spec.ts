@@ -1,4 +1,5 @@
 import {
+  companyOfTitle,
   filingMetadata,
   filingTitle,
   fiscalYearsNamed,
@@ -108,6 +109,28 @@ describe('filingTitle', () => {
     ).toBe(
       'ACME CO. | ACM | 10-Q quarterly report | FY2024 fiscal 2024 | Q2 FY2024 | period ended 2023-07-29',
     );
+  });
+});
+
+describe('companyOfTitle', () => {
+  it("reads the company and ticker of a filing's title, without the legal form", () => {
+    expect(
+      companyOfTitle(filingTitle({ company: 'THE BOEING COMPANY', ticker: 'BA', form: '10-K' })),
+    ).toEqual({
+      name: 'BOEING',
+      ticker: 'BA',
+    });
+    expect(
+      companyOfTitle(
+        'Johnson & Johnson | JNJ | earnings release | FY2022 fiscal 2022 | JOHNSON JOHNSON 2022Q4',
+      ),
+    ).toEqual({ name: 'Johnson & Johnson', ticker: 'JNJ' });
+    expect(companyOfTitle('PFIZER INC. | 10-Q quarterly report | FY2023 fiscal 2023')).toEqual({
+      name: 'PFIZER',
+    });
+    // a filing whose cover names no company, and a document that is no filing
+    expect(companyOfTitle('10-K annual report | FY2017 fiscal 2017 | COCACOLA 2017 10K')).toBeUndefined();
+    expect(companyOfTitle('An Introduction to R | R-intro')).toBeUndefined();
   });
 });
 

@@ -223,6 +223,26 @@ export function formOfTitle(title: string): string | undefined {
   return /(?:^|\|\s*)(10-K|10-Q|8-K|20-F)\b/.exec(title)?.[1];
 }
 
+/** Words every company name may carry, which name no company: `THE BOEING COMPANY`, `PFIZER INC.`. */
+const LEGAL_FORM_WORDS =
+  /\b(?:the|company|corporation|corp|incorporated|inc|co|ltd|limited|plc|group|holdings?|llc)\b\.?/gi;
+
+/**
+ * The company a title written by filingTitle names, without the words every company name may carry
+ * (`BOEING`, `Johnson & Johnson`), and its ticker; undefined for a title of no filing.
+ */
+export function companyOfTitle(title: string): { name: string; ticker?: string } | undefined {
+  const parts = title.split(' | ');
+  const form = parts.findIndex((p) => /^(?:10-K|10-Q|8-K|20-F)\b|^earnings release$/.test(p));
+  if (form <= 0) return undefined;
+  const name = parts[0]
+    .replace(LEGAL_FORM_WORDS, ' ')
+    .replace(/[\s,]+/g, ' ')
+    .trim();
+  const ticker = form === 2 && /^[A-Z]{1,5}(?:\.[A-Z])?$/.test(parts[1]) ? parts[1] : undefined;
+  return name ? { name, ...(ticker ? { ticker } : {}) } : undefined;
+}
+
 /** The period end (`YYYY-MM-DD`) a title written by filingTitle states. */
 export function periodEndOfTitle(title: string): string | undefined {
   return /\bperiod ended (\d{4}-\d{2}-\d{2})\b/.exec(title)?.[1];

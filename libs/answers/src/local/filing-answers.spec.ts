@@ -1,12 +1,21 @@
 import { Passage } from '../generation.port';
+import { companiesNamed } from './companies';
 import { LocalGenerator } from './local.generator';
 
 /** Filing passages as the ask gives them: title, then section, then the document's terms. */
-const filing = (n: number, year: number, pageNumber: string, section: string, text: string): Passage => {
-  const title = `COSTCO WHOLESALE CORPORATION | 10-K annual report | FY${year} fiscal ${year} | COSTCO ${year} 10K`;
+const filing = (
+  n: number,
+  year: number,
+  pageNumber: string,
+  section: string,
+  text: string,
+  company = 'COSTCO WHOLESALE CORPORATION | COST',
+): Passage => {
+  const short = company.split(' ')[0];
+  const title = `${company} | 10-K annual report | FY${year} fiscal ${year} | ${short} ${year} 10K`;
   return {
     n,
-    fileName: `COSTCO_${year}_10K.pdf`,
+    fileName: `${short}_${year}_10K.pdf`,
     pageNumber,
     title,
     section,
@@ -15,7 +24,7 @@ const filing = (n: number, year: number, pageNumber: string, section: string, te
   };
 };
 
-const balanceSheet = (n: number, year: number, page: string, assets: string) =>
+const balanceSheet = (n: number, year: number, page: string, assets: string, company?: string) =>
   filing(
     n,
     year,
@@ -33,6 +42,7 @@ const balanceSheet = (n: number, year: number, page: string, assets: string) =>
       `TOTAL ASSETS $ ${assets} $ 55,556`,
       'Total current liabilities 29,441 24,844',
     ].join('\n'),
+    company,
   );
 
 const fairValueNote = filing(
@@ -117,6 +127,59 @@ describe('LocalGenerator: figures of a filing', () => {
     const text = ask(question, [older, balanceSheet(2, 2021, '38', '59,268')]);
     expect(text).toMatch(/^No passage states the answer directly.*\[2\]$/);
     expect(text).not.toContain('[1]');
+  });
+
+  it('answers from the filing of the company the question names, by name or ticker', () => {
+    // the other company's balance sheet ranks first and its row says more of the question's words
+    const other = filing(
+      1,
+      2021,
+      '40',
+      'Balance sheet > CONSOLIDATED BALANCE SHEETS',
+      [
+        '(amounts in millions) 2021 2020',
+        'Total assets at the end of fiscal year 2021 $ 81,000 $ 75,000',
+      ].join('\n'),
+      'ZENITH MOTORS CORPORATION | ZMC',
+    );
+    const asked = balanceSheet(2, 2021, '38', '59,268');
+    for (const question of [
+      'What were Costco total assets at the end of FY2021?',
+      "What were COST's total assets in FY2021?",
+    ]) {
+      const text = ask(question, [other, asked]);
+      expect(text).toContain('TOTAL ASSETS: 2021 $59,268');
+      expect(text).not.toContain('[1]');
+    }
+    // a question that names neither company answers from the best row
+    expect(ask('What were total assets at the end of fiscal year 2021?', [other, asked])).toContain('[1]');
+  });
+
+  it("cites only the named company's filings as evidence when no line answers", () => {
+    const other = balanceSheet(1, 2021, '40', '81,000', 'ZENITH MOTORS CORPORATION | ZMC');
+    const text = ask('What was the FY2021 fixed asset turnover ratio of Costco? Use the balance sheet.', [
+      other,
+      balanceSheet(2, 2021, '38', '59,268'),
+    ]);
+    expect(text).toMatch(/^No passage states the answer directly.*\[2\]$/);
+    expect(text).not.toContain('[1]');
+  });
+
+  it('reads a company from the first word of its name, capitalised, or from its ticker', () => {
+    const passages = [
+      filing(1, 2023, '1', 'Cover', 'x', 'BEST BUY CO., INC. | BBY'),
+      filing(2, 2023, '1', 'Cover', 'x', 'COSTCO WHOLESALE CORPORATION | COST'),
+      { n: 3, fileName: 'manual.pdf', pageNumber: '1', title: 'An Introduction to R', text: 'x' },
+    ];
+    const named = (question: string) => {
+      const c = companiesNamed(passages, question);
+      return passages.map((p) => (c.named(p) ? 'named' : c.other(p) ? 'other' : '-'));
+    };
+    expect(named("What was Best Buy's FY2023 revenue?")).toEqual(['named', 'other', '-']);
+    expect(named('How did BBY and Costco grow?')).toEqual(['named', 'named', '-']);
+    // a common word written in lower case, or a ticker written as a word, names no company
+    expect(named('Which segment performed best? Cost of sales rose.')).toEqual(['other', 'other', '-']);
+    expect(companiesNamed(passages, 'Which segment performed best?').found).toBe(false);
   });
 
   it('reads a line item under the name the statement prints it with', () => {

@@ -11,6 +11,7 @@ import {
 import { EVIDENCE_MIN_COVERAGE, evidenceAnswer } from './evidence';
 import { composeSeveral, SEVERAL_DOCUMENTS } from './multi-document';
 import { candidatesOf } from './candidates';
+import { companiesNamed, fromNamedCompanies } from './companies';
 import { CONTEXT_WEIGHT } from './passage-context';
 import { passageContext, passageProse, passageTerms } from './passage-analysis';
 import { escapeMarkers } from './text';
@@ -231,8 +232,11 @@ export class LocalGenerator implements Generator {
     const statementFactor = (p: Passage) => (onNamed(p) ? STATEMENT_PREFERENCE : 1);
     const hasStatement = passages.some(onNamed);
     if (bestCoverage < this.o.evidenceMinCoverage && !hasStatement) return NO_ANSWER_TEXT;
+    const companies = companiesNamed(passages, `${analysis.question} ${analysis.query}`);
     // a named statement's page leads the evidence however few of the question's words it prints
     const evidenceWeight = (p: Passage) => {
+      // another company's filing is no evidence while one of a company the question names is
+      if (companies.found && companies.other(p)) return 0;
       const coverage = coverageOf.get(p) ?? 0;
       const base = onNamed(p) ? Math.max(coverage, bestCoverage) * STATEMENT_PREFERENCE : coverage;
       // a filing of another fiscal year than the question names is no evidence while one of that year is
@@ -270,9 +274,12 @@ export class LocalGenerator implements Generator {
       // sentence within one document to what the sentences say.
       c.score = score / (1 + this.o.rankPrior * c.rank) + c.named;
     }
-    const all = fromNamedPeriods(
-      [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index),
-      otherYear,
+    const all = fromNamedCompanies(
+      fromNamedPeriods(
+        [...candidates].sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index),
+        otherYear,
+      ),
+      companies,
     );
     if (!all[0] || all[0].score <= 0) return evidence();
     const scope = analysis.scope;
