@@ -45,6 +45,19 @@ describe('statementOfPage', () => {
     expect(statementOfPage(prose)).toBeUndefined();
     expect(statementOfPage(page('Notes to Consolidated Financial Statements'))).toBeUndefined();
     expect(statementOfPage(page('Comprehensive Income'))).toBeUndefined();
+    // a note's page, whatever statement its heading or first lines name
+    expect(
+      statementOfPage(page('NOTE 7. Supplemental Balance Sheet Information', 'Consolidated Balance Sheets')),
+    ).toBeUndefined();
+    expect(
+      statementOfPage(
+        page('Notes to Consolidated Financial Statements', 'Consolidated Statements of Income'),
+      ),
+    ).toBeUndefined();
+    expect(statementOfPage(page('Note 4—Cash Flow Statement Details'))).toBeUndefined();
+    expect(
+      statementOfPage(page('Supplemental balance sheet information related to leases is as follows:')),
+    ).toBeUndefined();
   });
 
   it('is none for a title far down the page', () => {

@@ -53,11 +53,20 @@ const MAX_TITLE_CHARS = 100;
 /** A statement page is mostly table rows; a page with fewer is prose about the statement. */
 const MIN_TABLE_LINES = 8;
 
+/**
+ * A note's heading (`NOTE 7. Supplemental Balance Sheet Information`, `Note 4—`) or the running
+ * header of the notes (`Notes to Consolidated Financial Statements`): a page under one is a note,
+ * whatever statement its tables detail.
+ */
+const NOTE_HEADING = /^(?:note\s+(?:\d+|[a-z])\b|notes\s+to\b)/i;
+
 function titleKinds(line: string): StatementKind[] {
   if (line.length > MAX_TITLE_CHARS) return [];
   const letters = line.toLowerCase().replace(/[^a-z]/g, '');
   // "Notes to Consolidated Financial Statements", an index line "... Statements of Income 56"
   if (letters.startsWith('notesto') || /\d\s*$/.test(line.replace(/\b(?:19|20)\d\d\s*$/, ''))) return [];
+  // supplemental information about a statement ("Supplemental balance sheet information related to leases")
+  if (letters.startsWith('supplement')) return [];
   return PAGE_TITLES.filter(([, re]) => re.test(letters)).map(([k]) => k);
 }
 
@@ -70,7 +79,9 @@ export function statementOfPage(text: string): StatementKind | undefined {
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  const kinds = new Set(lines.slice(0, TITLE_LINES).flatMap(titleKinds));
+  const head = lines.slice(0, TITLE_LINES);
+  if (head.some((l) => NOTE_HEADING.test(l))) return undefined;
+  const kinds = new Set(head.flatMap(titleKinds));
   if (kinds.size !== 1) return undefined;
   if (lines.filter(isTableLine).length < MIN_TABLE_LINES) return undefined;
   return [...kinds][0];
