@@ -12,6 +12,12 @@ describe('lineItemsAsked', () => {
       'revenue',
       'net-income',
     ]);
+    expect(lineItemsAsked('What is the year end FY2018 net PPNE for 3M?').map((i) => i.item)).toEqual([
+      'net-ppe',
+    ]);
+    expect(
+      lineItemsAsked("What is Boeing's FY2018 net property, plant, and equipment?").map((i) => i.item),
+    ).toEqual(['net-ppe']);
     expect(lineItemsAsked('How do I restart the print spooler?')).toEqual([]);
   });
 });
@@ -26,11 +32,16 @@ describe('lineItemOfRow', () => {
     expect(lineItemOfRow('Net cash provided by operating activities 6,439 6,240')).toBe(
       'operating-cash-flow',
     );
+    expect(lineItemOfRow('Property, plant and equipment - net 8,738 8,866')).toBe('net-ppe');
+    expect(lineItemOfRow('Property and equipment, net 72,705 48,866')).toBe('net-ppe');
+    expect(lineItemOfRow('Net property, plant and equipment 4,466 4,454')).toBe('net-ppe');
   });
 
   it('names none for other rows', () => {
     expect(lineItemOfRow('Proceeds from sale of PP&E and other assets 262 49')).toBeUndefined();
     expect(lineItemOfRow('Sales and marketing expenses 1,204 1,100')).toBeUndefined();
+    // property at cost, before depreciation, is no net PP&E
+    expect(lineItemOfRow('Property, plant and equipment 24,873 24,160')).toBeUndefined();
     expect(lineItemOfRow('Net sales growth was strong in every segment.')).toBeUndefined();
   });
 });

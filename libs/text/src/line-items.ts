@@ -1,7 +1,8 @@
 /**
  * The line items analysts ask for by one name and filings print under another: "capital
  * expenditure" is the cash flow row `Purchases of property, plant and equipment`, "revenue" the
- * income statement's `Net sales`, "COGS" its `Cost of sales`. The captions are those of US GAAP
+ * income statement's `Net sales`, "COGS" its `Cost of sales`, "net PPNE" the balance sheet's
+ * `Property, plant and equipment, net`. The captions are those of US GAAP
  * filings of any company (the SEC's financial statement taxonomy names them alike), so a row whose
  * label is one of them answers a question that asks for the item, whatever word the question uses.
  */
@@ -15,7 +16,8 @@ export type LineItem =
   | 'operating-income'
   | 'operating-cash-flow'
   | 'depreciation'
-  | 'dividends';
+  | 'dividends'
+  | 'net-ppe';
 
 /** How a question asks for the item, and how a statement row's label prints it (at its start). */
 const ITEMS: ReadonlyArray<[LineItem, RegExp, RegExp]> = [
@@ -54,6 +56,11 @@ const ITEMS: ReadonlyArray<[LineItem, RegExp, RegExp]> = [
     'dividends',
     /\bdividends?\b/i,
     /^(?:cash\s+)?dividends?\s+(?:paid|declared)|^payments?\s+of\s+(?:cash\s+)?dividends?/i,
+  ],
+  [
+    'net-ppe',
+    /\b(?:net\s+)?(?:ppne|pp\s?&\s?e|ppe|fixed\s+assets)\b|\bnet\s+property,?\s+plant,?\s+(?:and|&)\s+equipment\b/i,
+    /^(?:net\s+property(?:,?\s+plant)?,?\s+(?:and|&)\s+equipment|property(?:,?\s+plant)?,?\s+(?:and|&)\s+equipment(?:\s*\(pp\s?&\s?e\))?\s*(?:[-–—,]\s*)?net\b)/i,
   ],
 ];
 
