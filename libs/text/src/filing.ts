@@ -142,8 +142,8 @@ export function filingMetadata(pages: readonly string[]): FilingMetadata {
 
 /**
  * The words a filing's metadata adds to its document's title, as questions name it: the company
- * and its trading symbol, the form and its kind (`10-K annual report`), the fiscal year as `FY2018` and `fiscal 2018`, the
- * quarter as `Q2 FY2024`. Empty for no filing.
+ * and its trading symbol, the form and its kind (`10-K annual report`), the fiscal year as
+ * `FY2018` and `fiscal 2018`, the quarter as `Q2 FY2024`. Empty for no filing.
  */
 export function filingTitle(m: FilingMetadata): string {
   const kind: Record<string, string> = {
