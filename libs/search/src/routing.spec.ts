@@ -1,5 +1,5 @@
 import { RetrievalLegs, runSearch } from './retrieval-legs';
-import { diversify, latestDocuments, namingWords, routedDocuments, withDays } from './routing';
+import { diversify, DocumentHit, latestDocuments, namingWords, routedDocuments, withDays } from './routing';
 import type { SearchQuery, StoredChunk } from './search.port';
 
 describe('document routing and diversity', () => {
@@ -22,6 +22,24 @@ describe('document routing and diversity', () => {
     vector: [1],
     limit: 3,
     minimumSimilarityScore: 0,
+  };
+
+  /** Legs whose documents leg answers `documents(text)`; they record the texts routed by and the BM25 legs' documents. */
+  const recordingLegs = (documents: (text: string) => DocumentHit[]) => {
+    const texts: string[] = [];
+    const routedTo: Array<string[] | undefined> = [];
+    const legs: RetrievalLegs = {
+      bm25: async (lq) => {
+        routedTo.push(lq.documentIds);
+        return [];
+      },
+      vector: async () => [],
+      documents: async (lq) => {
+        texts.push(lq.text);
+        return documents(lq.text);
+      },
+    };
+    return { legs, texts, routedTo };
   };
 
   it('routes to the documents whose context comes close to the best, unless too many do', () => {
@@ -68,27 +86,17 @@ describe('document routing and diversity', () => {
     // a document matching both the words and the day narrows the routing to it
     expect(withDays(['tal', 'other'], ['tal', 'd8b'])).toEqual(['tal']);
     expect(withDays(['tal'], [])).toEqual(['tal']);
-    const texts: string[] = [];
-    const routedTo: Array<string[] | undefined> = [];
-    const legs: RetrievalLegs = {
-      bm25: async (lq) => {
-        routedTo.push(lq.documentIds);
-        return [];
-      },
-      vector: async () => [],
-      documents: async (lq) => {
-        texts.push(lq.text);
-        return lq.text === '20071208'
-          ? [
-              { documentId: 'd8a', score: 2 },
-              { documentId: 'd8b', score: 2 },
-            ]
-          : [
-              { documentId: 'other', score: 9 },
-              { documentId: 'd8a', score: 3 },
-            ];
-      },
-    };
+    const { legs, texts, routedTo } = recordingLegs((text) =>
+      text === '20071208'
+        ? [
+            { documentId: 'd8a', score: 2 },
+            { documentId: 'd8b', score: 2 },
+          ]
+        : [
+            { documentId: 'other', score: 9 },
+            { documentId: 'd8a', score: 3 },
+          ],
+    );
     await runSearch({ ...q, text: 'Which accidents happened on December 8, 2007?' }, legs, 1);
     expect(texts).toContain('20071208');
     expect(routedTo[1]?.sort()).toEqual(['d8a', 'd8b', 'other']);
@@ -100,43 +108,32 @@ describe('document routing and diversity', () => {
     );
     expect(namingWords('Did revenue grow in Q2 FY2023 for Acme Corp?')).toBe('acme corp Q2 FY2023');
     expect(namingWords('How do I set the margins?')).toBe('');
-    const texts: string[] = [];
-    const routedTo: Array<string[] | undefined> = [];
-    const legs = (namesRoute: boolean): RetrievalLegs => ({
-      bm25: async (lq) => {
-        routedTo.push(lq.documentIds);
-        return [];
-      },
-      vector: async () => [],
-      documents: async (lq) => {
-        texts.push(lq.text);
-        // the whole query: five documents share its words; its names: the company's two filings
-        return lq.text === 'jnj FY2022' && namesRoute
-          ? [
-              { documentId: 'jnj-10k', score: 6 },
-              { documentId: 'jnj-q4', score: 5 },
-              { documentId: 'mmm-10k', score: 2 },
-            ]
-          : ['jnj-10k', 'mmm-10k', 'axp-10k', 'jnj-q4', 'ba-10k'].map((documentId, i) => ({
-              documentId,
-              score: 5 - i * 0.2,
-            }));
-      },
-    });
+    // the whole query: five documents share its words; its names: the company's two filings
+    const documents = (namesRoute: boolean) => (text: string) =>
+      text === 'jnj FY2022' && namesRoute
+        ? [
+            { documentId: 'jnj-10k', score: 6 },
+            { documentId: 'jnj-q4', score: 5 },
+            { documentId: 'mmm-10k', score: 2 },
+          ]
+        : ['jnj-10k', 'mmm-10k', 'axp-10k', 'jnj-q4', 'ba-10k'].map((documentId, i) => ({
+            documentId,
+            score: 5 - i * 0.2,
+          }));
     const text = 'Roughly how many times has JnJ sold its inventory in FY2022?';
-    await runSearch({ ...q, text }, legs(true), 1);
-    expect(texts).toEqual([`${text} FY2022`, 'jnj FY2022']);
-    expect(routedTo[1]).toEqual(['jnj-10k', 'jnj-q4']);
+    const named = recordingLegs(documents(true));
+    await runSearch({ ...q, text }, named.legs, 1);
+    expect(named.texts).toEqual([`${text} FY2022`, 'jnj FY2022']);
+    expect(named.routedTo[1]).toEqual(['jnj-10k', 'jnj-q4']);
     // names that come close to too many documents as well route nowhere
-    texts.length = 0;
-    routedTo.length = 0;
-    await runSearch({ ...q, text }, legs(false), 1);
-    expect(texts).toHaveLength(2);
-    expect(routedTo).toEqual([undefined]);
+    const ambiguous = recordingLegs(documents(false));
+    await runSearch({ ...q, text }, ambiguous.legs, 1);
+    expect(ambiguous.texts).toHaveLength(2);
+    expect(ambiguous.routedTo).toEqual([undefined]);
     // a query that writes no name is not read again
-    texts.length = 0;
-    await runSearch({ ...q, text: 'how many times was inventory sold?' }, legs(true), 1);
-    expect(texts).toHaveLength(1);
+    const nameless = recordingLegs(documents(true));
+    await runSearch({ ...q, text: 'how many times was inventory sold?' }, nameless.legs, 1);
+    expect(nameless.texts).toHaveLength(1);
   });
 
   it('keeps at most perDocument chunks of one document ahead of other documents', async () => {
