@@ -233,7 +233,7 @@ const LEGAL_FORM_WORDS =
  */
 export function companyOfTitle(title: string): { name: string; ticker?: string } | undefined {
   const parts = title.split(' | ');
-  const form = parts.findIndex((p) => /^(?:10-K|10-Q|8-K|20-F)\b|^earnings release$/.test(p));
+  const form = parts.findIndex((p) => formOfTitle(p) !== undefined || p === 'earnings release');
   if (form <= 0) return undefined;
   const name = parts[0]
     .replace(LEGAL_FORM_WORDS, ' ')
