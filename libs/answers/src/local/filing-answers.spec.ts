@@ -1,4 +1,4 @@
-import { Passage } from '../generation.port';
+import { NO_ANSWER_TEXT, Passage } from '../generation.port';
 import { companiesNamed } from './companies';
 import { LocalGenerator } from './local.generator';
 
@@ -163,6 +163,27 @@ describe('LocalGenerator: figures of a filing', () => {
     ]);
     expect(text).toMatch(/^No passage states the answer directly.*\[2\]$/);
     expect(text).not.toContain('[1]');
+  });
+
+  it("shows the named company's filing as evidence however few of the question's words it prints", () => {
+    const pages = [
+      filing(
+        1,
+        2022,
+        '25',
+        'Results of operations',
+        'Sales in Healthcare rose 3 percent while Consumer sales fell 5 percent in 2022.',
+      ),
+      filing(2, 2022, '90', 'Exhibits', 'Exhibit 21 lists the subsidiaries of the registrant.'),
+    ];
+    const question =
+      'If we exclude the impact of M&A, which segment has dragged down Costco overall growth in 2022?';
+    const text = ask(question, pages);
+    expect(text).toMatch(/^No passage states the answer directly.*\[1\]/);
+    // the same words naming no company whose filing was found are not about these pages
+    const unnamed = question.replace('Costco', 'the company');
+    expect(ask(unnamed, pages)).toBe(NO_ANSWER_TEXT);
+    expect(ask(question.replace('Costco', 'Zenith'), pages)).toBe(NO_ANSWER_TEXT);
   });
 
   it('reads a company from the first word of its name, capitalised, or from its ticker', () => {

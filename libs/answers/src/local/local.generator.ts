@@ -49,8 +49,9 @@ export interface LocalGeneratorOptions {
   minCoverage?: number;
   /**
    * Share of the query's term weight below which the passages are not about the question at all
-   * (the plain not-found answer, no citations); from it up to minCoverage, and whenever no sentence
-   * answers clearly, the answer says so and cites the best evidence (default EVIDENCE_MIN_COVERAGE).
+   * (the plain not-found answer, no citations, unless the question names a statement or a company
+   * whose filing they are); from it up to minCoverage, and whenever no sentence answers clearly,
+   * the answer says so and cites the best evidence (default EVIDENCE_MIN_COVERAGE).
    */
   evidenceMinCoverage?: number;
   /**
@@ -231,8 +232,11 @@ export class LocalGenerator implements Generator {
     const yearFound = analysis.fiscalYears.length > 0 && ofOther.size < passages.length;
     const statementFactor = (p: Passage) => (onNamed(p) ? STATEMENT_PREFERENCE : 1);
     const hasStatement = passages.some(onNamed);
-    if (bestCoverage < this.o.evidenceMinCoverage && !hasStatement) return NO_ANSWER_TEXT;
     const companies = companiesNamed(passages, `${analysis.question} ${analysis.query}`);
+    // A question that names a company whose filing retrieval found is about that filing, however
+    // few of its other words the pages print (analysts' "dragged down", "quick ratio"): its
+    // evidence is shown, never a bare refusal.
+    if (bestCoverage < this.o.evidenceMinCoverage && !hasStatement && !companies.found) return NO_ANSWER_TEXT;
     // a named statement's page leads the evidence however few of the question's words it prints
     const evidenceWeight = (p: Passage) => {
       // another company's filing is no evidence while one of a company the question names is
