@@ -235,6 +235,36 @@ describe('LocalGenerator with document context', () => {
     expect(cited(answered)).toContain(1);
   });
 
+  it('declines when the document prints the field the question names without a value, wherever it ranks', () => {
+    const deathValley =
+      'NTSB Aviation Accident Final Report | Aircraft Information | Death Valley CA Beech N8770M 20071129 200711';
+    const aircraftPage = (value: string): Passage => ({
+      n: 2,
+      fileName: 'death-valley.pdf',
+      pageNumber: '2',
+      text: `Aircraft and Owner/Operator Information\nTime Since Last Inspection: Engines: 1 Reciprocating Airframe Total Time: ${value}Engine Manufacturer: Continental`,
+      context: deathValley,
+    });
+    // the narrative matches the question's circumstances far better than the form line does
+    const narrative: Passage = {
+      n: 1,
+      fileName: 'death-valley.pdf',
+      pageNumber: '1',
+      text: 'Analysis\nThe pilot reported no mechanical failures or malfunctions with the airplane at the time of the accident.',
+      context: deathValley,
+    };
+    const ask = (question: string, p: Passage) =>
+      g.compose({ question, query: question, history: [], passages: [narrative, p] });
+    const question =
+      'What was the airframe total time of Beech N8770M at the time of the Death Valley accident?';
+    expect(cited(ask(question, aircraftPage('')))).toEqual([]);
+    // the same field with its value is no reason to decline
+    expect(cited(ask(question, aircraftPage('3861 Hours ')))).not.toEqual([]);
+    // nor is a blank label the question names only one word of
+    const other = 'Did the pilot report any mechanical failures at the time of the Death Valley accident?';
+    expect(cited(ask(other, aircraftPage('')))).toEqual([1]);
+  });
+
   it('answers from the document the question names, not from a better-matching sentence of another one', () => {
     const manuals: Passage[] = [
       {

@@ -16,7 +16,7 @@ import { CONTEXT_WEIGHT } from './passage-context';
 import { passageContext, passageProse, passageTerms } from './passage-analysis';
 import { escapeMarkers } from './text';
 import { onStatement, words } from '@docqa/text';
-import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked } from './form-fields';
+import { blankFieldAsked, deniedFieldAsked, emptyFieldAsked, namedFieldBlank } from './form-fields';
 import { CODE, hasEvidence, REFERS_BACK } from './question-type';
 import {
   Candidate,
@@ -311,6 +311,11 @@ export class LocalGenerator implements Generator {
     // The best match is the asked field left blank (`Certificate: Age:`): the document does not
     // state it, and another sentence would answer something else.
     if (blankFieldAsked(best, q)) return NO_ANSWER_TEXT;
+    // The best sentence's document prints the field the question names without a value
+    // (`Airframe Total Time: Engine Manufacturer:`): it does not state what is asked, however well
+    // another of its sentences matches the question's circumstances.
+    const ofBest = (c: Candidate) => c.passage.fileName === best.passage.fileName;
+    if (ranked.some((c) => ofBest(c) && namedFieldBlank(c, q))) return NO_ANSWER_TEXT;
     // Rivals for the margin: sentences of other documents that the question names at least as
     // much (a document it does not name is no coin flip). Both are compared on what the sentences
     // say, without the document match they share. A close page of the best sentence's own document
