@@ -45,6 +45,29 @@ describe('renderReport', () => {
       /\| 58 \| financebench \| .* \| cites the right page \| >= 0\.45 \| 0\.30 \| \*\*not met\*\* \|/,
     );
   });
+
+  it("checks issue 58's aims on dev, similar and blind on the embedded extractive runs only", () => {
+    const blind = results.find(
+      (r) => r.corpus === 'blind' && r.engine === 'embedded' && r.provider === 'local',
+    )!;
+    const run = (engine: string, declined: number): RunResult => ({
+      ...blind,
+      engine,
+      metrics: { ...blind.metrics, citesPage: 0.8, unanswerableNoCitation: declined },
+    });
+    expect(renderReport([run('embedded', 4 / 7)])).toMatch(
+      /\| 58 \| blind \| embedded \| local \| unanswerable declined, as filed \| >= 0\.57 \| 0\.57 \| met \|/,
+    );
+    expect(renderReport([run('embedded', 3 / 7)])).toMatch(
+      /\| 58 \| blind \| embedded \| local \| unanswerable declined, as filed \| >= 0\.57 \| 0\.43 \| \*\*not met\*\* \|/,
+    );
+    expect(renderReport([run('embedded', 1)])).toMatch(
+      /\| 58 \| blind \| embedded \| local \| right page, as filed \| >= 0\.750 \| 0\.800 \| met \|/,
+    );
+    expect(renderReport([run('elasticsearch', 3 / 7)])).not.toMatch(
+      /\| (right page|unanswerable declined), as filed \|/,
+    );
+  });
 });
 
 describe('publishable', () => {
