@@ -155,6 +155,8 @@ export interface RerankInput {
   analysis?: QueryAnalysis;
   /** The candidates in the order search ranked them, best first. */
   documents: string[];
+  /** Each candidate's section as indexing wrote it (a statement page's starts with its label). */
+  sections?: ReadonlyArray<string | undefined>;
   /** How many results to return, best first. */
   topN: number;
   signal?: AbortSignal;

@@ -1,6 +1,8 @@
 import { NO_ANSWER_TEXT, Passage } from '../generation.port';
+import { analyseQuery } from '@docqa/text';
 import { companiesNamed } from './companies';
 import { LocalGenerator } from './local.generator';
+import { LocalReranker } from './local.reranker';
 
 /** Filing passages as the ask gives them: title, then section, then the document's terms. */
 const filing = (
@@ -228,5 +230,37 @@ describe('LocalGenerator: figures of a filing', () => {
       [prose, cashFlow],
     );
     expect(text).toMatch(/^Purchases of property, plant and equipment \(PP&E\): 2018 \(1,577\)[^[]*\[2\]$/);
+  });
+});
+
+describe('LocalReranker: statement pages', () => {
+  // the balance sheet's rows share no word with the question; the prose and the note do
+  const prose =
+    'Liquidity. We believe our liquidity profile is healthy; the quick ratio is one measure of liquidity.';
+  const sheet =
+    'Total current assets 37,857 36,728\nInventories 2,388 3,055\nTotal current liabilities 50,171 47,160';
+  const note =
+    'Note 7. Debt. Our liquidity needs are met by cash flows from operations and commercial paper.';
+  const question = 'Does Costco have a healthy liquidity profile based on its quick ratio for FY2021?';
+  /** The reranked order of: the sheet (search ranked it first), the prose, the note. */
+  const order = async (sheetSection: string | undefined, q = question) => {
+    const r = await new LocalReranker().rerank({
+      query: q,
+      analysis: analyseQuery(q),
+      documents: [sheet, prose, note],
+      sections: [sheetSection, 'MD&A > Liquidity', 'Notes > Note 7'],
+      topN: 3,
+    });
+    return r.results.map((x) => x.index);
+  };
+
+  it('keeps the search rank of a page of the statement the question reads its metric from', async () => {
+    // the quick ratio is read from the balance sheet (libs/text statements.ts)
+    expect((await order('Balance sheet > CONSOLIDATED BALANCE SHEETS'))[0]).toBe(0);
+    // unlabelled, or a page of another statement, it is ranked by its words and falls behind
+    expect((await order(undefined))[0]).toBe(1);
+    expect((await order('Income statement > CONSOLIDATED STATEMENTS OF INCOME'))[0]).toBe(1);
+    // and so is the balance sheet for a question that reads nothing from it
+    expect((await order('Balance sheet', 'Is the liquidity profile of Costco healthy?'))[0]).toBe(1);
   });
 });

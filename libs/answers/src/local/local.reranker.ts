@@ -1,7 +1,16 @@
 import { estimateTokens, LOCAL_MODELS, RerankInput, RerankResult, Reranker } from '../generation.port';
 import { hasEvidence } from './local.generator';
 import { passageProse, PASSAGE_TEXTS_CACHED } from './passage-analysis';
-import { dateTokens, memoByText, questionType, stem, STOP_WORDS, withoutDates, words } from '@docqa/text';
+import {
+  dateTokens,
+  memoByText,
+  onStatement,
+  questionType,
+  stem,
+  STOP_WORDS,
+  withoutDates,
+  words,
+} from '@docqa/text';
 
 export interface LocalRerankerOptions {
   /** Width, in words, of the window in which query terms count as close together (default 30). */
@@ -98,7 +107,14 @@ export class LocalReranker implements Reranker {
       // `index` is the search rank (documents come in search order), the position the lexical one
       const fused = (lexicalRank: number, searchRank: number) =>
         1 / (ORDER_FUSION_K + lexicalRank) + this.searchOrderWeight / (ORDER_FUSION_K + searchRank);
-      const lexicalRank = new Map(scored.map((s, i) => [s.index, i + 1]));
+      // A page of a statement the question names or reads its metric from ranks lexically no lower
+      // than search ranked it: its rows share few of the question's words ("quick ratio", "gross
+      // margin profile"), and search already preferred it (libs/search STATEMENT_WEIGHT).
+      const statements = input.analysis?.statements ?? [];
+      const onNamed = (i: number) => statements.length > 0 && onStatement(input.sections?.[i], statements);
+      const lexicalRank = new Map(
+        scored.map((s, i) => [s.index, onNamed(s.index) ? Math.min(i + 1, s.index + 1) : i + 1]),
+      );
       for (const s of scored) s.score = fused(lexicalRank.get(s.index)!, s.index + 1);
       // a tie (first in one order, as far down in the other) goes to the lexical order
       scored.sort((a, b) => b.score - a.score || lexicalRank.get(a.index)! - lexicalRank.get(b.index)!);

@@ -34,7 +34,7 @@ function engine(hits: SearchHit[]): { index: SearchIndex; queries: SearchQuery[]
 const HITS: SearchHit[] = [
   { chunk: chunk('a', 0, 'Intro to the handbook.'), score: 0.9 },
   { chunk: chunk('a', 1, 'The retention policy keeps copies for 30 days.'), score: 0.8 },
-  { chunk: chunk('b', 0, 'Retention of backups: 30 days of copies.'), score: 0.7 },
+  { chunk: { ...chunk('b', 0, 'Retention of backups: 30 days of copies.'), section: 'Backups' }, score: 0.7 },
 ];
 
 const request = (question: string, o: Partial<{ limit: number; pastMessages: any[] }> = {}) => ({
@@ -90,6 +90,8 @@ describe('RetrievalService', () => {
         // The reranker reads the analysis of the query it ranks for.
         expect(input.analysis).toEqual(analyseQuery('How long is it kept?', input.query));
         expect(input.documents).toHaveLength(3);
+        // and each candidate's section (a statement page's label)
+        expect(input.sections).toEqual([undefined, undefined, 'Backups']);
         return {
           results: [
             { index: 2, score: 0.6 },

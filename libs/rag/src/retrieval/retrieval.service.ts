@@ -144,6 +144,7 @@ export class RetrievalService {
       query,
       analysis,
       documents: hits.map((h) => rerankDocument(h.chunk)),
+      sections: hits.map((h) => h.chunk.section),
       topN: diversity ? hits.length : limit,
       signal,
     });
