@@ -208,25 +208,31 @@ describe('LocalGenerator with document context', () => {
     expect([...new Set(cited(text))]).toEqual([2]);
   });
 
+  /** A page of one NTSB report: its aircraft form or its narrative. */
+  const deathValley = (n: number, pageNumber: string, text: string): Passage => ({
+    n,
+    fileName: 'death-valley.pdf',
+    pageNumber,
+    text,
+    context:
+      'NTSB Aviation Accident Final Report | Aircraft Information | Death Valley CA Beech N8770M 20071129 200711',
+  });
+  const airframeTime =
+    'What was the airframe total time of Beech N8770M at the time of the Death Valley accident?';
+
   it('declines a close call whose best sentence is the asked form field left without a value', () => {
-    const deathValley =
-      'NTSB Aviation Accident Final Report | Aircraft Information | Death Valley CA Beech N8770M 20071129 200711';
-    const aircraftPage = (value: string): Passage => ({
-      n: 1,
-      fileName: 'death-valley.pdf',
-      pageNumber: '2',
-      text: `Aircraft and Owner/Operator Information\nAirframe Total Time: ${value}Engine Manufacturer: Continental`,
-      context: deathValley,
-    });
-    const summary: Passage = {
-      n: 2,
-      fileName: 'death-valley.pdf',
-      pageNumber: '1',
-      text: 'Analysis\nThe pilot reported that the airframe showed no anomalies at the time of the accident.',
-      context: deathValley,
-    };
-    const question =
-      'What was the airframe total time of Beech N8770M at the time of the Death Valley accident?';
+    const aircraftPage = (value: string) =>
+      deathValley(
+        1,
+        '2',
+        `Aircraft and Owner/Operator Information\nAirframe Total Time: ${value}Engine Manufacturer: Continental`,
+      );
+    const summary = deathValley(
+      2,
+      '1',
+      'Analysis\nThe pilot reported that the airframe showed no anomalies at the time of the accident.',
+    );
+    const question = airframeTime;
     const ask = (p: Passage) => g.compose({ question, query: question, history: [], passages: [p, summary] });
     expect(cited(ask(aircraftPage('')))).toEqual([]);
     // the same field with its value answers
@@ -236,30 +242,23 @@ describe('LocalGenerator with document context', () => {
   });
 
   it('declines when the document prints the field the question names without a value, wherever it ranks', () => {
-    const deathValley =
-      'NTSB Aviation Accident Final Report | Aircraft Information | Death Valley CA Beech N8770M 20071129 200711';
-    const aircraftPage = (value: string): Passage => ({
-      n: 2,
-      fileName: 'death-valley.pdf',
-      pageNumber: '2',
-      text: `Aircraft and Owner/Operator Information\nTime Since Last Inspection: Engines: 1 Reciprocating Airframe Total Time: ${value}Engine Manufacturer: Continental`,
-      context: deathValley,
-    });
+    const aircraftPage = (value: string) =>
+      deathValley(
+        2,
+        '2',
+        `Aircraft and Owner/Operator Information\nTime Since Last Inspection: Engines: 1 Reciprocating Airframe Total Time: ${value}Engine Manufacturer: Continental`,
+      );
     // the narrative matches the question's circumstances far better than the form line does
-    const narrative: Passage = {
-      n: 1,
-      fileName: 'death-valley.pdf',
-      pageNumber: '1',
-      text: 'Analysis\nThe pilot reported no mechanical failures or malfunctions with the airplane at the time of the accident.',
-      context: deathValley,
-    };
+    const narrative = deathValley(
+      1,
+      '1',
+      'Analysis\nThe pilot reported no mechanical failures or malfunctions with the airplane at the time of the accident.',
+    );
     const ask = (question: string, p: Passage) =>
       g.compose({ question, query: question, history: [], passages: [narrative, p] });
-    const question =
-      'What was the airframe total time of Beech N8770M at the time of the Death Valley accident?';
-    expect(cited(ask(question, aircraftPage('')))).toEqual([]);
+    expect(cited(ask(airframeTime, aircraftPage('')))).toEqual([]);
     // the same field with its value is no reason to decline
-    expect(cited(ask(question, aircraftPage('3861 Hours ')))).not.toEqual([]);
+    expect(cited(ask(airframeTime, aircraftPage('3861 Hours ')))).not.toEqual([]);
     // nor is a blank label the question names only one word of
     const other = 'Did the pilot report any mechanical failures at the time of the Death Valley accident?';
     expect(cited(ask(other, aircraftPage('')))).toEqual([1]);
