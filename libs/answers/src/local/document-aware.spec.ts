@@ -262,6 +262,11 @@ describe('LocalGenerator with document context', () => {
     // nor is a blank label the question names only one word of
     const other = 'Did the pilot report any mechanical failures at the time of the Death Valley accident?';
     expect(cited(ask(other, aircraftPage('')))).toEqual([1]);
+    // nor a value in capitals that the document's context holds (`Beech`), which only looks like a label
+    const make = deathValley(2, '2', 'Aircraft Manufacturer: Beech Registration: N8770M Model/Series: A23');
+    expect(
+      cited(ask('Who was the aircraft manufacturer of N8770M in the Death Valley accident?', make)),
+    ).toContain(2);
   });
 
   it('answers from the document the question names, not from a better-matching sentence of another one', () => {

@@ -49,20 +49,24 @@ export function blankFieldAsked(c: Candidate, q: WeightedQuery): boolean {
 
 /** A label of up to six capitalised words, as a regex source. */
 const LABEL = String.raw`(?:\p{Lu}[\p{L}\p{N}&/()'’.-]*\s+){0,5}\p{Lu}[\p{L}\p{N}&/()'’.-]*`;
-/** A label followed straight by the next label: `Reciprocating Airframe Total Time: Engine Manufacturer:`. */
-const LABEL_WITHOUT_VALUE = new RegExp(String.raw`(${LABEL}):\s*(?=${LABEL}:(?:\s|$))`, 'gu');
+/** A label followed straight by what looks like the next label: `Reciprocating Airframe Total Time: Engine Manufacturer:`. */
+const LABEL_WITHOUT_VALUE = new RegExp(String.raw`(${LABEL}):\s*(?=(${LABEL}):(?:\s|$))`, 'gu');
 
 /**
  * Whether a sentence prints the field the question names without a value: a label whose last two
  * or more words are a run of the question's terms in the question's order ("What was the airframe
  * total time ...?"), one of them a term its document context does not hold, followed straight by
- * the next label. Anywhere in the sentence, since forms run several fields into one line.
+ * the next label. Anywhere in the sentence, since forms run several fields into one line. A value
+ * in capitals looks like a label (`Aircraft Make: Cessna Registration:`), but it names the
+ * document, so its context holds it; a label is the form's and does not.
  */
 export function namedFieldBlank(c: Candidate, q: WeightedQuery): boolean {
   if (!c.text.includes(':')) return false;
   const termOf = (t: string) => q.termOf.get(t) ?? t;
   const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
   for (const m of c.text.matchAll(LABEL_WITHOUT_VALUE)) {
+    const next = textTerms(m[2])[0];
+    if (next === undefined || c.context.has(next)) continue;
     const label = textTerms(m[1]);
     for (let n = label.length; n >= 2; n--) {
       const run = label.slice(label.length - n);
