@@ -1,6 +1,9 @@
 import type { Candidate, WeightedQuery } from './sentence-scoring';
 import { textTerms } from './passage-context';
 
+/** Whether a term is one the question asks about: a query term the sentence's document context does not hold. */
+const askedIn = (c: Candidate, q: WeightedQuery) => (t: string) => q.terms.has(t) && !c.context.has(t);
+
 /** A form field whose label is followed by nothing or straight by the next label: `Airframe Total Time: Engine Manufacturer:`. */
 const EMPTY_FIELD =
   /^(\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}):\s*(?:$|\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:(?:\s|$))/u;
@@ -14,7 +17,7 @@ const EMPTY_FIELD =
 export function emptyFieldAsked(c: Candidate, q: WeightedQuery): boolean {
   const m = EMPTY_FIELD.exec(c.text);
   if (!m) return false;
-  const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
+  const asked = askedIn(c, q);
   return textTerms(m[1]).some(asked) && !textTerms(c.text.slice(m[1].length + 1)).some(asked);
 }
 
@@ -29,7 +32,7 @@ const NEGATIVE_FIELD = /([\p{L}\p{N}]+)\s*:\s*(?:No|None)\b(?!\s*\p{Ll})/gu;
  * (`Instrument Rating(s): Airplane Second Pilot Present: No`).
  */
 export function deniedFieldAsked(c: Candidate, q: WeightedQuery): boolean {
-  const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
+  const asked = askedIn(c, q);
   for (const m of c.text.matchAll(NEGATIVE_FIELD)) if (textTerms(m[1]).some(asked)) return true;
   return false;
 }
@@ -44,7 +47,7 @@ const BLANK_FORM_LINE = /^(?:\s*\p{Lu}[\p{L}\p{N}&/()'’. -]{0,40}:)+\s*$/u;
  */
 export function blankFieldAsked(c: Candidate, q: WeightedQuery): boolean {
   if (!BLANK_FORM_LINE.test(c.text)) return false;
-  return textTerms(c.text).some((t) => q.terms.has(t) && !c.context.has(t));
+  return textTerms(c.text).some(askedIn(c, q));
 }
 
 /** A label of up to six capitalised words, as a regex source. */
@@ -63,7 +66,7 @@ const LABEL_WITHOUT_VALUE = new RegExp(String.raw`(${LABEL}):\s*(?=(${LABEL}):(?
 export function namedFieldBlank(c: Candidate, q: WeightedQuery): boolean {
   if (!c.text.includes(':')) return false;
   const termOf = (t: string) => q.termOf.get(t) ?? t;
-  const asked = (t: string) => q.terms.has(t) && !c.context.has(t);
+  const asked = askedIn(c, q);
   for (const m of c.text.matchAll(LABEL_WITHOUT_VALUE)) {
     const next = textTerms(m[2])[0];
     if (next === undefined || c.context.has(next)) continue;
