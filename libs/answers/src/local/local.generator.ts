@@ -308,13 +308,13 @@ export class LocalGenerator implements Generator {
     const pool = onStatementPages.length ? onStatementPages : all;
     const ranked = this.o.preferNamedDocuments ? fromNamedDocuments(pool) : pool;
     const best = ranked[0];
+    const ofBest = (c: Candidate) => c.passage.fileName === best.passage.fileName;
     // The best match is the asked field left blank (`Certificate: Age:`): the document does not
     // state it, and another sentence would answer something else.
     if (blankFieldAsked(best, q)) return NO_ANSWER_TEXT;
     // The best sentence's document prints the field the question names without a value
     // (`Airframe Total Time: Engine Manufacturer:`): it does not state what is asked, however well
     // another of its sentences matches the question's circumstances.
-    const ofBest = (c: Candidate) => c.passage.fileName === best.passage.fileName;
     if (ranked.some((c) => ofBest(c) && namedFieldBlank(c, q))) return NO_ANSWER_TEXT;
     // Rivals for the margin: sentences of other documents that the question names at least as
     // much (a document it does not name is no coin flip). Both are compared on what the sentences
@@ -324,12 +324,9 @@ export class LocalGenerator implements Generator {
     const content = (c: Candidate) => c.score - best.named;
     const close = (c: Candidate | undefined) =>
       !!c && content(c) > 0 && content(best) < content(c) * this.o.minMargin;
-    const otherPage = (c: Candidate) =>
-      c.passage.fileName === best.passage.fileName && c.passage.pageNumber !== best.passage.pageNumber;
+    const otherPage = (c: Candidate) => ofBest(c) && c.passage.pageNumber !== best.passage.pageNumber;
     const rival = ranked.find(
-      (c) =>
-        (c.passage.fileName !== best.passage.fileName || (!this.o.citeClosePages && otherPage(c))) &&
-        c.named >= best.named,
+      (c) => (!ofBest(c) || (!this.o.citeClosePages && otherPage(c))) && c.named >= best.named,
     );
     if (close(rival)) return this.o.closeCallEvidence ? evidence() : NO_ANSWER_TEXT;
     const closePage = this.o.citeClosePages ? ranked.find(otherPage) : undefined;
@@ -358,8 +355,7 @@ export class LocalGenerator implements Generator {
       chosen.push(closePage);
     } else {
       for (const c of ranked.slice(1)) {
-        const samePage =
-          c.passage.fileName === best.passage.fileName && c.passage.pageNumber === best.passage.pageNumber;
+        const samePage = ofBest(c) && c.passage.pageNumber === best.passage.pageNumber;
         if (c.score < best.score * (samePage ? this.o.followShare : 0.95)) break;
         if (chosen.some((x) => x.text === c.text)) continue;
         chosen.push(c);
