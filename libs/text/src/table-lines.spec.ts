@@ -36,6 +36,17 @@ describe('tableHeader', () => {
     expect(tableHeader('Fiscal FY2019 FY2018')).toEqual(['2019', '2018']);
   });
 
+  it('keeps the dates of columns that share a year', () => {
+    expect(tableHeader('July 29, 2023 January 28, 2023 July 30, 2022')).toEqual([
+      'July 29, 2023',
+      'January 28, 2023',
+      'July 30, 2022',
+    ]);
+    expect(tableHeader('Sept. 30, 2023 Dec. 31, 2023')).toEqual(['Sept 30, 2023', 'Dec 31, 2023']);
+    // shared years without a date for each column stay years
+    expect(tableHeader('Three Months Ended 2023 2023 2022')).toEqual(['2023', '2023', '2022']);
+  });
+
   it('is no header with one year, other figures or a sentence', () => {
     expect(tableHeader('Annual report 2018')).toBeUndefined();
     expect(tableHeader('Net sales 2018 1,577 2017')).toBeUndefined();
@@ -84,6 +95,16 @@ describe('rowQuotes', () => {
     const text = ['August 29,', '2021 August 30,', '2020', 'TOTAL ASSETS $ 59,268 $ 55,556'].join('\n');
     expect(rowQuotes(text).get('TOTAL ASSETS $ 59,268 $ 55,556')).toBe(
       'TOTAL ASSETS: 2021 $59,268, 2020 $55,556',
+    );
+  });
+
+  it('quotes a quarter-end and a year-end column of one year by their dates', () => {
+    const text = [
+      'July 29, 2023 January 28, 2023 July 30, 2022',
+      'Cash and cash equivalents $ 1,093 $ 1,874 $ 840',
+    ].join('\n');
+    expect(rowQuotes(text).get('Cash and cash equivalents $ 1,093 $ 1,874 $ 840')).toBe(
+      'Cash and cash equivalents: July 29, 2023 $1,093, January 28, 2023 $1,874, July 30, 2022 $840',
     );
   });
 

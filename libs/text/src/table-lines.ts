@@ -12,11 +12,12 @@ const FIGURE = /^(?:\(?[-−–]?\$?\d[\d,]*(?:\.\d+)?%?\)?%?|[-—–]{1,2}|n\/
 const CURRENCY = /^[$€£¥]$/;
 /** A year of a period header. */
 const YEAR = /^\(?(?:FY|fy)?'?((?:19[89]|20[0-4])\d)\)?,?$/;
-const MONTH_DAY =
-  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2},?/gi;
-
-const MONTH_END =
-  /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$/i;
+const MONTH =
+  '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MONTH_DAY = new RegExp(`\\b${MONTH}\\.?\\s+\\d{1,2},?`, 'gi');
+const MONTH_END = new RegExp(`\\b${MONTH}\\.?$`, 'i');
+/** A date of a header (`July 29, 2023`): month, day and year. */
+const DATE = new RegExp(`\\b(${MONTH})\\.?\\s+(\\d{1,2}),?\\s+((?:19[89]|20[0-4])\\d)\\b`, 'gi');
 
 export interface TableRow {
   /** The row's label, as printed. */
@@ -69,7 +70,8 @@ export function tableRow(line: string): TableRow | undefined {
 /**
  * The periods of a table's header line (`(Millions) 2018 2017 2016`, `Years ended December 31,
  * 2018 2017`, `Fiscal 2019 2018`), left to right, or undefined when the line is no such header: it
- * names two or more years and no other figure, and few words.
+ * names two or more years and no other figure, and few words. The periods are the years, or the
+ * dates when two columns share a year.
  */
 export function tableHeader(line: string): string[] | undefined {
   const tokens = line.replace(MONTH_DAY, ' ').trim().split(/\s+/).filter(Boolean);
@@ -81,7 +83,14 @@ export function tableHeader(line: string): string[] | undefined {
     else if (/\d/.test(t)) return undefined;
     else words++;
   }
-  return years.length >= 2 && words <= 8 ? years : undefined;
+  if (years.length < 2 || words > 8) return undefined;
+  // Columns of one year (a quarter's end beside the fiscal year's: `July 29, 2023 January 28,
+  // 2023 July 30, 2022`) are told apart by their dates, as printed.
+  if (new Set(years).size < years.length) {
+    const dates = [...line.matchAll(DATE)].map(([, month, day, year]) => `${month} ${day}, ${year}`);
+    if (dates.length === years.length) return dates;
+  }
+  return years;
 }
 
 /** Whether a line is part of a table: a row or a header of periods. */
