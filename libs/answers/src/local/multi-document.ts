@@ -92,7 +92,7 @@ export function composeSeveral(
   const parts: string[] = [];
   let length = 0;
   for (const c of picked) {
-    const sentence = escapeMarkers(c.text);
+    const sentence = escapeMarkers(c.quote ?? c.text);
     // Every picked document is cited: a long list shortens sentences rather than drop documents.
     const room = Math.max(120, Math.floor((maxChars * 1.5) / picked.length));
     parts.push(`${sentence.length > room ? `${sentence.slice(0, room - 1)}…` : sentence} [${c.passage.n}]`);

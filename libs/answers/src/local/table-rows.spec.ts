@@ -52,6 +52,26 @@ describe('LocalGenerator: table rows and evidence', () => {
     expect(text).toMatch(/\[1\]$/);
   });
 
+  it('quotes rows with their periods in an answer from several documents', () => {
+    const boeing: Passage = {
+      ...cashFlow,
+      n: 2,
+      fileName: 'BOEING_2018_10K.pdf',
+      context: 'The Boeing Company | Form 10-K | 2018',
+      text: [
+        '(Dollars in millions) 2018 2017 2016',
+        'Property, plant and equipment additions (1,722) (1,739) (2,613)',
+      ].join('\n'),
+    };
+    const text = ask(
+      "How did 3M's purchases of property, plant and equipment compare to Boeing's property, plant and equipment additions in 2018?",
+      [cashFlow, boeing],
+    );
+    expect(text).toContain('Purchases of property, plant and equipment (PP&E): 2018 (1,577), 2017 (1,373)');
+    expect(text).toContain('Property, plant and equipment additions: 2018 (1,722), 2017 (1,739)');
+    expect(text).toMatch(/\[1\].*\[2\]|\[2\].*\[1\]/);
+  });
+
   it('keeps the plain not-found answer when the passages are not about the question', () => {
     expect(ask('Which vaccine schedule do toddlers in Norway follow?', [cashFlow, notes])).toBe(
       NO_ANSWER_TEXT,
