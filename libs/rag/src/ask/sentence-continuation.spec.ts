@@ -24,7 +24,7 @@ function stored(c: { chunkIndex: number; pageNumber: number; text: string }, gen
 
 /**
  * Overlapping windows of one page cut at spaces, as indexing's chunker makes them (libs/rag may
- * not import libs/indexing; test/ask/ask.e2e-spec.ts runs the real chunker through /ask).
+ * not import libs/indexing; test/ask/ask-answers.e2e-spec.ts runs the real chunker through /ask).
  */
 function chunkPages(pages: Array<{ pageNumber: number; text: string }>, size = 1200, overlap = 240) {
   const out: Array<{ chunkIndex: number; pageNumber: number; text: string }> = [];
