@@ -1,60 +1,25 @@
 import Ajv2019 from 'ajv/dist/2019';
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { CONFIG_VARIABLES } from '@docqa/common';
 import { SEARCH_ATTRIBUTES } from '@docqa/workflow-contract';
-import { startTestApp, TestApp } from '../support/app';
-import { infra } from '../support/infra';
 import { ensureDebianCommand } from './debian-tools';
-const { freePort, stopChild, waitForPort } = require('../infra/util');
-const { startPostgres } = require('../infra/postgres');
+import {
+  COMPOSE_FILE,
+  DOCKER,
+  ENV_EXAMPLE,
+  parseDockerfile,
+  ROOT,
+  run,
+  Service,
+  stripLegacyIds,
+} from './docker-files';
 
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../..');
-const DOCKER = path.join(ROOT, 'docker');
-const COMPOSE_FILE = path.join(DOCKER, 'docker-compose.yml');
-const ENV_EXAMPLE = path.join(DOCKER, '.env.production.example');
-
-// ---------------------------------------------------------------------------------------------
-// Dockerfile: a small parser (instructions with continuations joined, comments dropped).
-
-interface Instruction {
-  keyword: string;
-  args: string;
-  stage: string;
-}
-
-function parseDockerfile(text: string): { instructions: Instruction[]; stages: Map<string, string> } {
-  const instructions: Instruction[] = [];
-  const stages = new Map<string, string>(); // stage name -> base
-  let stage = '';
-  let pending = '';
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (!pending && (line === '' || line.startsWith('#'))) continue;
-    if (pending && line.startsWith('#')) continue;
-    if (line.endsWith('\\')) {
-      pending += line.slice(0, -1) + ' ';
-      continue;
-    }
-    const full = (pending + line).trim();
-    pending = '';
-    if (!full) continue;
-    const [keyword, ...rest] = full.split(/\s+/);
-    const args = rest.join(' ');
-    if (keyword.toUpperCase() === 'FROM') {
-      const m = /^(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?$/i.exec(args);
-      stage = m?.[2] ?? `#${stages.size}`;
-      stages.set(stage, m?.[1] ?? '');
-    }
-    instructions.push({ keyword: keyword.toUpperCase(), args, stage });
-  }
-  return { instructions, stages };
-}
+// The stack's files: the Dockerfile and docker-compose.yml (the stack's scripts, run for real:
+// docker-stack-scripts.e2e-spec.ts).
 
 describe('docker/Dockerfile', () => {
   const text = fs.readFileSync(path.join(DOCKER, 'Dockerfile'), 'utf8');
@@ -158,21 +123,6 @@ describe('docker/Dockerfile', () => {
       expect(ignore).toContain(p);
   });
 });
-
-// ---------------------------------------------------------------------------------------------
-// docker-compose.yml
-
-type Service = Record<string, any>;
-
-/** Removes draft-04 `id` keywords from a schema (not properties that happen to be named id). */
-function stripLegacyIds(node: unknown, parentKey = ''): void {
-  if (Array.isArray(node)) return node.forEach((n) => stripLegacyIds(n));
-  if (!node || typeof node !== 'object') return;
-  const obj = node as Record<string, unknown>;
-  const isPropertyMap = parentKey === 'properties' || parentKey === 'patternProperties';
-  if (!isPropertyMap && typeof obj.id === 'string') delete obj.id;
-  for (const [k, v] of Object.entries(obj)) stripLegacyIds(v, isPropertyMap ? '' : k);
-}
 
 describe('docker/docker-compose.yml', () => {
   const compose = parseYaml(fs.readFileSync(COMPOSE_FILE, 'utf8'), { merge: true }) as {
@@ -362,128 +312,5 @@ describe('docker/docker-compose.yml', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
-// The stack's scripts, run for real against this machine's engines.
-
-describe('stack scripts', () => {
-  it('registers the search attributes on a fresh Temporal server, idempotently', async () => {
-    const cli = infra().temporalCli;
-    const port = await freePort();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-sa-'));
-    const server = spawn(
-      cli,
-      [
-        'server',
-        'start-dev',
-        '--headless',
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--http-port',
-        String(await freePort()),
-        '--metrics-port',
-        String(await freePort()),
-        '--db-filename',
-        path.join(dir, 'temporal.db'),
-      ],
-      { stdio: 'ignore', detached: true },
-    );
-    try {
-      await waitForPort(port);
-      // The admin-tools image has `temporal` on PATH; here it is the cached CLI.
-      const binDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bin-'));
-      fs.symlinkSync(cli, path.join(binDir, 'temporal'));
-      const env = {
-        PATH: `${binDir}:${process.env.PATH}`,
-        HOME: process.env.HOME ?? os.homedir(),
-        REGISTER_TRIES: '30',
-        TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
-        TEMPORAL_NAMESPACE: 'default',
-      };
-      const script = path.join(DOCKER, 'temporal/register-search-attributes.sh');
-      const first = await run('sh', [script], { env });
-      for (const name of Object.keys(SEARCH_ATTRIBUTES))
-        expect(first.stdout).toContain(`search attribute ${name} (Keyword) registered`);
-      const second = await run('sh', [script], { env });
-      for (const name of Object.keys(SEARCH_ATTRIBUTES))
-        expect(second.stdout).toContain(`search attribute ${name} already registered`);
-      const { stdout } = await run(cli, [
-        'operator',
-        'search-attribute',
-        'list',
-        '--address',
-        `127.0.0.1:${port}`,
-        '--namespace',
-        'default',
-      ]);
-      for (const name of Object.keys(SEARCH_ATTRIBUTES))
-        expect(stdout).toMatch(new RegExp(`${name}\\s+Keyword`));
-    } finally {
-      await stopChild(server);
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('creates the Temporal database role on a fresh Postgres volume', async () => {
-    const pg = await startPostgres();
-    try {
-      const psqlDir = path.dirname(
-        execFileSync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/psql | sort -V | tail -1']).toString().trim(),
-      );
-      const env = {
-        PATH: `${psqlDir}:${process.env.PATH}`,
-        PGHOST: '127.0.0.1',
-        PGPORT: String(pg.port),
-        POSTGRES_USER: 'postgres',
-        POSTGRES_DB: 'postgres',
-        TEMPORAL_DB_PASSWORD: "it's-a-secret",
-      };
-      await run('sh', [path.join(DOCKER, 'postgres/10-temporal-role.sh')], { env });
-      const { stdout } = await run(
-        'psql',
-        [
-          '-U',
-          'postgres',
-          '-d',
-          'postgres',
-          '-tAc',
-          "SELECT rolcanlogin, rolcreatedb FROM pg_roles WHERE rolname = 'temporal'",
-        ],
-        { env },
-      );
-      expect(stdout.trim()).toBe('t|t');
-    } finally {
-      await pg.stop();
-    }
-  });
-
-  describe('container health checks', () => {
-    let app: TestApp;
-    beforeAll(async () => {
-      app = await startTestApp();
-    });
-    afterAll(async () => {
-      await app?.close();
-    });
-
-    const check = (role: string, env: Record<string, string>) =>
-      run('node', [path.join(DOCKER, 'healthcheck.js'), role], {
-        env: { PATH: process.env.PATH, ...env },
-      }).then(
-        () => 0,
-        (err: { code: number }) => err.code,
-      );
-
-    it('api: readiness over HTTPS; worker: liveness on the metrics port; 1 when nothing answers', async () => {
-      expect(await check('api', { HTTPS_PORT: String(app.api.httpsPort), DATA_DIR: app.dataDir })).toBe(0);
-      expect(await check('worker', { METRICS_PORT: String(app.api.metricsPort) })).toBe(0);
-      const closed = String(await freePort());
-      expect(await check('api', { HTTPS_PORT: closed, DATA_DIR: app.dataDir })).toBe(1);
-      expect(await check('worker', { METRICS_PORT: closed })).toBe(1);
-    });
   });
 });
