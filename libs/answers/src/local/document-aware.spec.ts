@@ -269,6 +269,16 @@ describe('LocalGenerator with document context', () => {
     ).toContain(2);
   });
 
+  it("gives a model's refusal no evidence where the extractive answer declines", () => {
+    const aircraftPage = (value: string) =>
+      deathValley(2, '2', `Airframe Total Time: ${value}Engine Manufacturer: Continental`);
+    const narrative = deathValley(1, '1', 'The pilot reported no anomalies at the time of the accident.');
+    const evidence = (p: Passage) =>
+      g.evidenceFor({ question: airframeTime, query: airframeTime, history: [], passages: [narrative, p] });
+    expect(evidence(aircraftPage(''))).toBeNull();
+    expect(evidence(aircraftPage('3861 Hours '))).toMatch(new RegExp(`^${EVIDENCE_TEXT}.*\\[2\\]`));
+  });
+
   it('answers from the document the question names, not from a better-matching sentence of another one', () => {
     const manuals: Passage[] = [
       {

@@ -193,6 +193,9 @@ export class LocalGenerator implements Generator {
    * refusal (withEvidenceFallback).
    */
   evidenceFor(input: GenerateInput): string | null {
+    // What the extractive answer declines (a form field printed without a value) is declined
+    // after a model's refusal too: every provider declines alike.
+    if (this.answer(input, false) === NO_ANSWER_TEXT) return null;
     const text = this.answer(input, true);
     return text === NO_ANSWER_TEXT ? null : text;
   }
