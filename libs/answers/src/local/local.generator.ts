@@ -189,17 +189,16 @@ export class LocalGenerator implements Generator {
 
   /**
    * The evidence answer for passages that are about the question (EVIDENCE_TEXT and the markers of
-   * the best pages), or null when they are not: what a generative provider says instead of a bare
-   * refusal (withEvidenceFallback).
+   * the best pages), or null when they are not or the extractive answer declines (a form field
+   * printed without a value): what a generative provider says instead of a bare refusal
+   * (withEvidenceFallback), so every provider declines alike.
    */
   evidenceFor(input: GenerateInput): string | null {
-    // What the extractive answer declines (a form field printed without a value) is declined
-    // after a model's refusal too: every provider declines alike.
-    if (this.answer(input, false) === NO_ANSWER_TEXT) return null;
     const text = this.answer(input, true);
     return text === NO_ANSWER_TEXT ? null : text;
   }
 
+  /** The answer; with `evidenceOnly`, the evidence answer wherever the answer is no decline. */
   private answer(input: GenerateInput, evidenceOnly: boolean): string {
     const passages = input.passages;
     if (passages.length === 0) return NO_ANSWER_TEXT;
@@ -252,7 +251,7 @@ export class LocalGenerator implements Generator {
     };
     const evidence = () => evidenceAnswer(passages, evidenceWeight);
     if (bestCoverage < this.o.evidenceMinCoverage) return evidence();
-    if (bestCoverage < this.o.minCoverage || evidenceOnly) return evidence();
+    if (bestCoverage < this.o.minCoverage) return evidence();
     const proseOf = new Map(passages.map((p) => [p, passageProse(p.text)]));
 
     const type = analysis.type;
@@ -302,7 +301,7 @@ export class LocalGenerator implements Generator {
         },
         this.o.several,
       );
-      if (several) return several;
+      if (several) return evidenceOnly ? evidence() : several;
     }
     // A question that asks for a statement's figure is answered from that statement's pages when
     // retrieval found them and a line there says something of the question: a note or a paragraph
@@ -337,6 +336,7 @@ export class LocalGenerator implements Generator {
     // something: a form field the question asks about with no value after its label (`Airframe
     // Total Time: Engine Manufacturer: ...`) is no answer, and the document may well have none.
     if (closePage && close(closePage) && emptyFieldAsked(best, q)) return NO_ANSWER_TEXT;
+    if (evidenceOnly) return evidence();
 
     const own = segmentsOf.get(best.passage) ?? [];
     const chosen: Candidate[] = [];
