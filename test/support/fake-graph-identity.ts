@@ -1,4 +1,5 @@
 import { createPublicKey, KeyObject, randomBytes, randomUUID, verify, X509Certificate } from 'node:crypto';
+import { selfSignedLocalhost } from '../../apps/api/src/bootstrap/tls';
 import type { Reply } from './fake-graph-routes';
 
 export interface FakeGraphApp {
@@ -9,27 +10,8 @@ export interface FakeGraphApp {
   certificate: { privateKey: string; thumbprintSha1: string; thumbprintSha256: string };
 }
 
-export async function selfSignedPair(): Promise<{ cert: string; key: string }> {
-  const selfsigned = await import('selfsigned');
-  const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
-    keySize: 2048,
-    algorithm: 'sha256',
-    notAfterDate: new Date(Date.now() + 7 * 24 * 3600 * 1000),
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'keyUsage', keyCertSign: true, digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-        ],
-      },
-    ],
-  });
-  return { cert: pems.cert, key: pems.private };
-}
+/** The fake's TLS pair and its app certificate: a week is enough for any test run. */
+export const selfSignedPair = () => selfSignedLocalhost(7);
 
 /**
  * The Microsoft identity platform's token endpoint for one app registration of one tenant:
