@@ -31,7 +31,8 @@ function ensureInstalled() {
  * directory of an earlier start, `persist: true` keeps the server's state in `<dir>/temporal.db`
  * (--db-filename) so a restart on the same dir finds its workflows again. Defaults: a free port, a
  * fresh directory, in-memory state. `namespaces` are created at launch besides `default`, each with
- * the search attributes. `stop({ keepData: true })` stops the server but keeps `dir`.
+ * the search attributes; `searchAttributes: false` registers none (a fresh server, as the compose
+ * stack's starts). `stop({ keepData: true })` stops the server but keeps `dir`.
  */
 async function startTemporal(opts = {}) {
   const bin = ensureInstalled();
@@ -50,7 +51,8 @@ async function startTemporal(opts = {}) {
   ];
   if (opts.persist) args.push('--db-filename', path.join(dir, 'temporal.db'));
   for (const ns of opts.namespaces || []) args.push('--namespace', ns);
-  for (const [k, t] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${k}=${t}`);
+  if (opts.searchAttributes !== false)
+    for (const [k, t] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${k}=${t}`);
   const logFd = fs.openSync(path.join(dir, 'temporal.log'), 'a');
   const child = spawn(bin, args, { stdio: ['ignore', logFd, logFd], detached: true });
   await waitForPort(port);

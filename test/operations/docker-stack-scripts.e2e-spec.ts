@@ -1,43 +1,22 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SEARCH_ATTRIBUTES } from '@docqa/workflow-contract';
 import { startTestApp, TestApp } from '../support/app';
-import { infra } from '../support/infra';
 import { DOCKER, run } from './docker-files';
-const { freePort, stopChild, waitForPort } = require('../infra/util');
+const { freePort } = require('../infra/util');
 const { startPostgres } = require('../infra/postgres');
+const { startTemporal } = require('../infra/temporal');
 
 // The stack's scripts, run for real against this machine's engines (its files:
 // docker.e2e-spec.ts).
 
 describe('stack scripts', () => {
   it('registers the search attributes on a fresh Temporal server, idempotently', async () => {
-    const cli = infra().temporalCli;
-    const port = await freePort();
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-sa-'));
-    const server = spawn(
-      cli,
-      [
-        'server',
-        'start-dev',
-        '--headless',
-        '--ip',
-        '127.0.0.1',
-        '--port',
-        String(port),
-        '--http-port',
-        String(await freePort()),
-        '--metrics-port',
-        String(await freePort()),
-        '--db-filename',
-        path.join(dir, 'temporal.db'),
-      ],
-      { stdio: 'ignore', detached: true },
-    );
+    const server = await startTemporal({ searchAttributes: false });
+    const { bin: cli, port } = server;
     try {
-      await waitForPort(port);
       // The admin-tools image has `temporal` on PATH; here it is the cached CLI.
       const binDir = fs.mkdtempSync(path.join(os.tmpdir(), 'docqa-bin-'));
       fs.symlinkSync(cli, path.join(binDir, 'temporal'));
@@ -67,8 +46,7 @@ describe('stack scripts', () => {
       for (const name of Object.keys(SEARCH_ATTRIBUTES))
         expect(stdout).toMatch(new RegExp(`${name}\\s+Keyword`));
     } finally {
-      await stopChild(server);
-      fs.rmSync(dir, { recursive: true, force: true });
+      await server.stop();
     }
   });
 
