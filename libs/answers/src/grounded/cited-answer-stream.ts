@@ -25,7 +25,10 @@ const NEXT_MARKER = /\[\d|\[$/;
  *   second passage for it (about one answer in twelve on the eval sets). Its text is held while it
  *   repeats an earlier sentence and released as soon as it differs; when it repeats the sentence
  *   just before, its marker joins that sentence's (`The stub is f_stubs.c. [4] [7]`), so a
- *   compare answer that names both documents in one repeated sentence still cites both.
+ *   compare answer that names both documents in one repeated sentence still cites both;
+ * - a sentence whose figures its passage does not print gets the marker of the page of the same
+ *   document that prints more of them (`figurePage`): a small model states the hours flown from a
+ *   report's form page and cites the report's first page. The document stays the model's choice.
  */
 export class CitedAnswerStream {
   private buf = '';
@@ -45,16 +48,18 @@ export class CitedAnswerStream {
   private held = '';
   private holding = false;
   private readonly byLabel: Map<number, number>;
+  private readonly passages: readonly CitedPassage[];
 
   /**
    * `notFoundText` replaces the not-found reply (default NO_ANSWER_TEXT): an answer found another
    * way, with its own markers (chosenEvidence).
    */
   constructor(
-    passages: readonly Pick<PromptPassage, 'label' | 'n'>[],
+    passages: readonly CitedPassage[],
     private readonly notFoundText = NO_ANSWER_TEXT,
   ) {
     this.byLabel = new Map(passages.map((p) => [p.label, p.n]));
+    this.passages = passages;
   }
 
   /** Model output; returns the answer text that may be released now. */
@@ -146,10 +151,11 @@ export class CitedAnswerStream {
   }
 
   private closeSentence(): string {
-    const n = this.current;
+    const words = this.words;
+    const n =
+      typeof this.current === 'number' ? figurePage(this.passages, this.current, words) : this.current;
     const had = this.currentHasText;
     const repeated = this.holding;
-    const words = this.words;
     this.current = undefined;
     this.currentHasText = false;
     this.heldSpace = '';
@@ -173,6 +179,41 @@ export class CitedAnswerStream {
     this.emitted += s;
     return s;
   }
+}
+
+/** A passage as the stream knows it: its prompt label, its number, and what the model read of it. */
+export type CitedPassage = Pick<PromptPassage, 'label' | 'n'> &
+  Partial<Pick<PromptPassage, 'fileName' | 'text'>>;
+
+/** Numbers of two digits or more (`11,000`, `2.5`, `2019`), thousands separators dropped. */
+function figuresOf(text: string): string[] {
+  return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? [])
+    .map((f) => f.replace(/,/g, '').replace(/\.$/, ''))
+    .filter((f) => f.replace('.', '').length >= 2);
+}
+
+/**
+ * The passage number a sentence citing passage `n` should carry: `n`, unless another passage of
+ * the same document prints more of the sentence's figures than passage `n` does (the first such,
+ * in prompt order). A sentence without figures, or one whose figures no passage prints more of
+ * (a sum the model worked out), keeps the model's choice.
+ */
+export function figurePage(passages: readonly CitedPassage[], n: number, sentence: string): number {
+  const figures = [...new Set(figuresOf(sentence))];
+  const cited = passages.find((p) => p.n === n);
+  if (figures.length === 0 || cited?.text === undefined || cited.fileName === undefined) return n;
+  const held = (p: CitedPassage) => {
+    const printed = new Set(figuresOf(p.text ?? ''));
+    return figures.filter((f) => printed.has(f)).length;
+  };
+  let best = n;
+  let most = held(cited);
+  for (const p of passages) {
+    if (p.fileName !== cited.fileName || p.n === n || p.text === undefined) continue;
+    const h = held(p);
+    if (h > most) [best, most] = [p.n, h];
+  }
+  return best;
 }
 
 /** A sentence's words for comparing sentences: lower case, single spaces, no outer spaces. */

@@ -123,6 +123,72 @@ describe('CitedAnswerStream', () => {
   });
 });
 
+describe("CitedAnswerStream: the page that prints a sentence's figures", () => {
+  const report: PromptPassage[] = [
+    {
+      label: 1,
+      n: 4,
+      fileName: 'report.pdf',
+      pageNumber: '1',
+      text: 'The pilot, 52, held a commercial certificate.',
+    },
+    {
+      label: 2,
+      n: 7,
+      fileName: 'report.pdf',
+      pageNumber: '2',
+      text: 'Total Flight Time: 11,000 hours Age: 52',
+    },
+    {
+      label: 3,
+      n: 9,
+      fileName: 'other.pdf',
+      pageNumber: '2',
+      text: 'Total Flight Time: 11,000 hours, 2,300 in type',
+    },
+  ];
+  const answer = (output: string, passages = report) => {
+    const s = new CitedAnswerStream(passages);
+    return s.push(output) + s.finish();
+  };
+
+  it("cites the page of the model's document that prints the figures the cited page does not", () => {
+    expect(answer('[1] The pilot had 11000 hours of flight time.')).toBe(
+      'The pilot had 11000 hours of flight time. [7]',
+    );
+    // The sentence just before still carries its own marker, and a repeat keeps the repaired one.
+    expect(answer('[1] The pilot was 52. [1] He had 11,000 hours.')).toBe(
+      'The pilot was 52. [4] He had 11,000 hours. [7]',
+    );
+  });
+
+  it("keeps the model's marker when its page prints the figures, when they are nowhere else in its document, or when there are none", () => {
+    expect(answer('[2] The pilot had 11,000 hours.')).toBe('The pilot had 11,000 hours. [7]');
+    // 2,300 is printed only by another document: the document is the model's choice.
+    expect(answer('[1] He had 2,300 hours in type.')).toBe('He had 2,300 hours in type. [4]');
+    expect(answer('[1] The pilot held a certificate.')).toBe('The pilot held a certificate. [4]');
+    // A figure the model worked out (the sum) is printed nowhere: no page prints more of them.
+    expect(answer('[1] Together 13,300 hours.')).toBe('Together 13,300 hours. [4]');
+    // Passages the stream was given without their text (no page to compare) keep the marker.
+    expect(
+      answer('[1] He had 11,000 hours.', [
+        { label: 1, n: 4 },
+        { label: 2, n: 7 },
+      ] as PromptPassage[]),
+    ).toBe('He had 11,000 hours. [4]');
+  });
+
+  it('moves the marker only to a page that prints more of the figures, the first in prompt order', () => {
+    const pages: PromptPassage[] = [
+      { label: 1, n: 1, fileName: 'f.pdf', pageNumber: '1', text: 'Revenue 2018 was reported.' },
+      { label: 2, n: 2, fileName: 'f.pdf', pageNumber: '5', text: 'Revenue 2018 1,577 2017 1,373' },
+      { label: 3, n: 3, fileName: 'f.pdf', pageNumber: '9', text: 'Revenue 2018 1,577 2017 1,373 again' },
+    ];
+    expect(answer('[1] Revenue was 1,577 in 2018.', pages)).toBe('Revenue was 1,577 in 2018. [2]');
+    expect(answer('[3] Revenue was 1,577 in 2018.', pages)).toBe('Revenue was 1,577 in 2018. [3]');
+  });
+});
+
 describe('selectPassages', () => {
   const words = (n: number, w: string) => Array.from({ length: n }, () => w).join(' ');
   const p = (n: number, text: string): Passage => ({ n, fileName: `f${n}.pdf`, pageNumber: String(n), text });
