@@ -185,9 +185,12 @@ export class CitedAnswerStream {
 export type CitedPassage = Pick<PromptPassage, 'label' | 'n'> &
   Partial<Pick<PromptPassage, 'fileName' | 'text'>>;
 
-/** Numbers of two digits or more (`11,000`, `2.5`, `2019`), thousands separators dropped. */
+/**
+ * Numbers of two digits or more (`11,000`, `2.5`, `2019`), thousands separators dropped. A number
+ * inside a name (`PA-31T`, `N5921D`, `10-K`) is no figure: the sentence repeats it from the question.
+ */
 function figuresOf(text: string): string[] {
-  return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? [])
+  return (text.match(/(?<![\p{L}\d.,-])\d[\d,]*(?:\.\d+)?(?![\p{L}\d]|-\p{L})/gu) ?? [])
     .map((f) => f.replace(/,/g, '').replace(/\.$/, ''))
     .filter((f) => f.replace('.', '').length >= 2);
 }

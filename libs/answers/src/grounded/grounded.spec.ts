@@ -167,6 +167,20 @@ describe("CitedAnswerStream: the page that prints a sentence's figures", () => {
     // 2,300 is printed only by another document: the document is the model's choice.
     expect(answer('[1] He had 2,300 hours in type.')).toBe('He had 2,300 hours in type. [4]');
     expect(answer('[1] The pilot held a certificate.')).toBe('The pilot held a certificate. [4]');
+    // A number inside a name is no figure: the form page that names the operator keeps the marker.
+    const operator: PromptPassage[] = [
+      { label: 1, n: 4, fileName: 'report.pdf', pageNumber: '1', text: 'Piper PA-31T, N3541F' },
+      {
+        label: 2,
+        n: 7,
+        fileName: 'report.pdf',
+        pageNumber: '2',
+        text: 'Operator Does Business As: Darby Aviation',
+      },
+    ];
+    expect(answer('[2] The PA-31T operator did business as Darby Aviation.', operator)).toBe(
+      'The PA-31T operator did business as Darby Aviation. [7]',
+    );
     // A figure the model worked out (the sum) is printed nowhere: no page prints more of them.
     expect(answer('[1] Together 13,300 hours.')).toBe('Together 13,300 hours. [4]');
     // Passages the stream was given without their text (no page to compare) keep the marker.
