@@ -308,4 +308,34 @@ describe('LocalGenerator with document context', () => {
     const unnamed = 'How do I see the run time of an expression with debugging enabled?';
     expect(cited(g.compose({ ...input, question: unnamed, query: unnamed }))).toEqual([1]);
   });
+
+  it("names a document by its title, not by another document's section heading", () => {
+    const manuals: Passage[] = [
+      {
+        n: 1,
+        fileName: 'yorick.pdf',
+        pageNumber: '46',
+        text: 'To draw a surface, try drawing a few contour levels on top of a filled mesh plot.',
+        title: 'Yorick: An Interpreted Language',
+        section: 'Plot functions',
+        context: 'Yorick: An Interpreted Language | Plot functions',
+      },
+      {
+        n: 2,
+        fileName: 'tutorial.pdf',
+        pageNumber: '55',
+        text: 'The plot command shows the graph of a function in a window.',
+        title: 'A Tutorial for PARI / GP',
+        section: 'Graphics',
+        context: 'A Tutorial for PARI / GP | Graphics',
+      },
+    ];
+    const question = 'Can gp draw surface plots?';
+    const input = { question, query: question, history: [], passages: manuals };
+    // "Plot" in yorick's section heading does not make the question about yorick's manual
+    expect(cited(g.compose(input))).toEqual([2]);
+    // passages given without titles are named by their context: the heading names yorick's too
+    const untitled = manuals.map(({ title: _title, ...p }) => p);
+    expect(cited(g.compose({ ...input, passages: untitled }))).toEqual([1]);
+  });
 });

@@ -98,8 +98,8 @@ export interface LocalGeneratorOptions {
    */
   closePageShare?: number;
   /**
-   * When the question names some of the passages' documents (query terms in their context: title,
-   * file name, identifying terms) and the best sentence comes from a document it does not name,
+   * When the question names some of the passages' documents (query terms in their title, which
+   * holds the file name's words) and the best sentence comes from a document it does not name,
    * the best sentence of the named documents answers instead (default true). "How do I turn on
    * verbose logging in nginx?" is not answered from another manual's sentence about logging,
    * however well its words match.
@@ -308,7 +308,7 @@ export class LocalGenerator implements Generator {
     // that repeats its words is no figure of the statement.
     const onStatementPages = hasStatement ? all.filter((c) => onNamed(c.passage) && c.score > c.named) : [];
     const pool = onStatementPages.length ? onStatementPages : all;
-    const ranked = this.o.preferNamedDocuments ? fromNamedDocuments(pool) : pool;
+    const ranked = this.o.preferNamedDocuments ? fromNamedDocuments(pool, q) : pool;
     const best = ranked[0];
     const ofBest = (c: Candidate) => c.passage.fileName === best.passage.fileName;
     // The best match is the asked field left blank (`Certificate: Age:`): the document does not

@@ -178,10 +178,20 @@ export function fromNamedPeriods(ranked: Candidate[], otherYear: (p: Passage) =>
 /**
  * The candidates (best first) the answer may use: when the best sentence's document is one the
  * question does not name while a named one says something of the question besides its name, only
- * the sentences of named documents; otherwise all of them.
+ * the sentences of named documents; otherwise all of them. A question names a document by the
+ * words of its title (which holds the file name's words), not by its section headings: "Can gp
+ * draw surface plots?" names the PARI/GP tutorial, not another manual whose section is "Plotting
+ * functions". A passage given without a title is named by its context.
  */
-export function fromNamedDocuments(ranked: Candidate[]): Candidate[] {
-  if (!ranked[0] || ranked[0].named > 0) return ranked;
-  const named = ranked.filter((c) => c.named > 0 && c.score > c.named);
-  return named.length ? named : ranked;
+export function fromNamedDocuments(ranked: Candidate[], q: WeightedQuery): Candidate[] {
+  const titled = new Map<Set<string>, boolean>(); // one title set per passage, shared by its sentences
+  const named = (c: Candidate) => {
+    if (!c.passage.title) return c.named > 0; // no title known: the context names it
+    let t = titled.get(c.titleStems);
+    if (t === undefined) titled.set(c.titleStems, (t = covered(q, [...c.titleStems]) > 0));
+    return t;
+  };
+  if (!ranked[0] || named(ranked[0])) return ranked;
+  const fromNamed = ranked.filter((c) => named(c) && c.score > c.named);
+  return fromNamed.length ? fromNamed : ranked;
 }
