@@ -49,6 +49,8 @@ export class CitedAnswerStream {
   private holding = false;
   private readonly byLabel: Map<number, number>;
   private readonly passages: readonly CitedPassage[];
+  /** Figures each passage's text prints, read once per passage when a sentence needs them. */
+  private readonly printedFigures = new Map<CitedPassage, ReadonlySet<string>>();
 
   /**
    * `notFoundText` replaces the not-found reply (default NO_ANSWER_TEXT): an answer found another
@@ -153,7 +155,9 @@ export class CitedAnswerStream {
   private closeSentence(): string {
     const words = this.words;
     const n =
-      typeof this.current === 'number' ? figurePage(this.passages, this.current, words) : this.current;
+      typeof this.current === 'number'
+        ? figurePage(this.passages, this.current, words, (p) => this.printed(p))
+        : this.current;
     const had = this.currentHasText;
     const repeated = this.holding;
     this.current = undefined;
@@ -175,6 +179,12 @@ export class CitedAnswerStream {
     return this.emit(` [${n}]`);
   }
 
+  private printed(p: CitedPassage): ReadonlySet<string> {
+    let figures = this.printedFigures.get(p);
+    if (!figures) this.printedFigures.set(p, (figures = new Set(figuresOf(p.text ?? ''))));
+    return figures;
+  }
+
   private emit(s: string): string {
     this.emitted += s;
     return s;
@@ -191,7 +201,7 @@ export type CitedPassage = Pick<PromptPassage, 'label' | 'n'> &
  */
 function figuresOf(text: string): string[] {
   return (text.match(/(?<![\p{L}\d.,-])\d[\d,]*(?:\.\d+)?(?![\p{L}\d]|-\p{L})/gu) ?? [])
-    .map((f) => f.replace(/,/g, '').replace(/\.$/, ''))
+    .map((f) => f.replace(/,/g, ''))
     .filter((f) => f.replace('.', '').length >= 2);
 }
 
@@ -199,16 +209,18 @@ function figuresOf(text: string): string[] {
  * The passage number a sentence citing passage `n` should carry: `n`, unless another passage of
  * the same document prints more of the sentence's figures than passage `n` does (the first such,
  * in prompt order). A sentence without figures, or one whose figures no passage prints more of
- * (a sum the model worked out), keeps the model's choice.
+ * (a sum the model worked out), keeps the model's choice. `printed(p)` is the figures of `p`'s text.
  */
-export function figurePage(passages: readonly CitedPassage[], n: number, sentence: string): number {
+function figurePage(
+  passages: readonly CitedPassage[],
+  n: number,
+  sentence: string,
+  printed: (p: CitedPassage) => ReadonlySet<string>,
+): number {
   const figures = [...new Set(figuresOf(sentence))];
   const cited = passages.find((p) => p.n === n);
   if (figures.length === 0 || cited?.text === undefined || cited.fileName === undefined) return n;
-  const held = (p: CitedPassage) => {
-    const printed = new Set(figuresOf(p.text ?? ''));
-    return figures.filter((f) => printed.has(f)).length;
-  };
+  const held = (p: CitedPassage) => figures.filter((f) => printed(p).has(f)).length;
   let best = n;
   let most = held(cited);
   for (const p of passages) {
